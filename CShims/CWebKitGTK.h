@@ -1,0 +1,156 @@
+/*
+ * CWebKitGTK: the C surface WebAuthSession needs from WebKitGTK 4.1, GTK 3,
+ * GLib/GObject and libsoup 3, found through pkg-config `webkit2gtk-4.1`.
+ *
+ * Swift imports plain C functions directly. It cannot see C macros
+ * (G_OBJECT(), WEBKIT_WEB_VIEW(), g_signal_connect(), ...) nor call C variadic
+ * functions (g_object_new(), soup_server_new(), ...). Each `static inline`
+ * below exists for exactly one of those two reasons and says which. Every
+ * symbol carries the `cwk_` prefix. This module is imported `internal` only:
+ * no C type crosses the public Swift API.
+ */
+#ifndef CWEBKITGTK_H
+#define CWEBKITGTK_H
+
+#include <gtk/gtk.h>
+#include <webkit2/webkit2.h>
+#include <libsoup/soup.h>
+#include <jsc/jsc.h>
+
+/* ---- Checked casts (GObject cast macros) ------------------------------ */
+
+/** G_OBJECT(): any GObject instance as a GObject. */
+static inline GObject *cwk_object(gpointer instance) { return G_OBJECT(instance); }
+
+/** WEBKIT_WEB_VIEW(): a GtkWidget known to be a web view. */
+static inline WebKitWebView *cwk_web_view(GtkWidget *widget) { return WEBKIT_WEB_VIEW(widget); }
+
+/** GTK_WIDGET(): a web view as the widget it is. */
+static inline GtkWidget *cwk_web_view_widget(WebKitWebView *view) { return GTK_WIDGET(view); }
+
+/** GTK_WINDOW(): a widget known to be a window. */
+static inline GtkWindow *cwk_window(GtkWidget *widget) { return GTK_WINDOW(widget); }
+
+/** GTK_CONTAINER(): a widget known to be a container. */
+static inline GtkContainer *cwk_container(GtkWidget *widget) { return GTK_CONTAINER(widget); }
+
+/** GTK_IS_WINDOW(): whether a pointer handed in by a host application is a GtkWindow. */
+static inline gboolean cwk_is_window(gpointer instance) { return instance != NULL && GTK_IS_WINDOW(instance); }
+
+/** WEBKIT_NAVIGATION_POLICY_DECISION(): the navigation kinds of policy decision. */
+static inline WebKitNavigationPolicyDecision *cwk_navigation_decision(WebKitPolicyDecision *decision) {
+    return WEBKIT_NAVIGATION_POLICY_DECISION(decision);
+}
+
+/** WEBKIT_RESPONSE_POLICY_DECISION(): the response kind of policy decision. */
+static inline WebKitResponsePolicyDecision *cwk_response_decision(WebKitPolicyDecision *decision) {
+    return WEBKIT_RESPONSE_POLICY_DECISION(decision);
+}
+
+/* ---- Variadic constructors -------------------------------------------- */
+
+/** g_object_new() with properties: a web view in `context`; `ephemeral` gives it its own
+ *  in-memory website data (cookie jar, storage, cache) that dies with the view. */
+static inline WebKitWebView *cwk_web_view_new(WebKitWebContext *context, gboolean ephemeral) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                        "web-context", context,
+                                        "is-ephemeral", ephemeral,
+                                        NULL));
+}
+
+/** webkit_website_data_manager_new(): website data kept under one profile directory. */
+static inline WebKitWebsiteDataManager *cwk_website_data_manager_new(const char *data_directory,
+                                                                     const char *cache_directory) {
+    return webkit_website_data_manager_new("base-data-directory", data_directory,
+                                           "base-cache-directory", cache_directory,
+                                           NULL);
+}
+
+/** soup_server_new(): an HTTP server with no options but its Server header. */
+static inline SoupServer *cwk_soup_server_new(void) {
+    return soup_server_new("server-header", "WebAuthSession", NULL);
+}
+
+/* ---- Signals (g_signal_connect is a macro; typed wrappers let the compiler
+ *      check each handler's signature against the signal's) ---------------- */
+
+#define CWK_CONNECT(instance, signal, handler, data, destroy) \
+    g_signal_connect_data((instance), (signal), G_CALLBACK(handler), (data), (destroy), (GConnectFlags)0)
+
+/** WebKitWebView::decide-policy */
+typedef gboolean (*CWKDecidePolicyHandler)(WebKitWebView *, WebKitPolicyDecision *, WebKitPolicyDecisionType, gpointer);
+static inline gulong cwk_connect_decide_policy(WebKitWebView *view, CWKDecidePolicyHandler handler,
+                                               gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "decide-policy", handler, data, destroy);
+}
+
+/** WebKitWebView::load-changed */
+typedef void (*CWKLoadChangedHandler)(WebKitWebView *, WebKitLoadEvent, gpointer);
+static inline gulong cwk_connect_load_changed(WebKitWebView *view, CWKLoadChangedHandler handler,
+                                              gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "load-changed", handler, data, destroy);
+}
+
+/** WebKitWebView::load-failed */
+typedef gboolean (*CWKLoadFailedHandler)(WebKitWebView *, WebKitLoadEvent, gchar *, GError *, gpointer);
+static inline gulong cwk_connect_load_failed(WebKitWebView *view, CWKLoadFailedHandler handler,
+                                             gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "load-failed", handler, data, destroy);
+}
+
+/** WebKitWebView::load-failed-with-tls-errors */
+typedef gboolean (*CWKTLSErrorHandler)(WebKitWebView *, gchar *, GTlsCertificate *, GTlsCertificateFlags, gpointer);
+static inline gulong cwk_connect_load_failed_with_tls_errors(WebKitWebView *view, CWKTLSErrorHandler handler,
+                                                             gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "load-failed-with-tls-errors", handler, data, destroy);
+}
+
+/** WebKitWebView::web-process-terminated */
+typedef void (*CWKProcessTerminatedHandler)(WebKitWebView *, WebKitWebProcessTerminationReason, gpointer);
+static inline gulong cwk_connect_web_process_terminated(WebKitWebView *view, CWKProcessTerminatedHandler handler,
+                                                        gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "web-process-terminated", handler, data, destroy);
+}
+
+/** WebKitWebView::create (window.open, target=_blank); returning NULL refuses the window. */
+typedef GtkWidget *(*CWKCreateHandler)(WebKitWebView *, WebKitNavigationAction *, gpointer);
+static inline gulong cwk_connect_create(WebKitWebView *view, CWKCreateHandler handler,
+                                        gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "create", handler, data, destroy);
+}
+
+/** WebKitWebView::close (the page called window.close()). */
+typedef void (*CWKViewCloseHandler)(WebKitWebView *, gpointer);
+static inline gulong cwk_connect_view_close(WebKitWebView *view, CWKViewCloseHandler handler,
+                                            gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "close", handler, data, destroy);
+}
+
+/** GObject::notify::PROPERTY, e.g. "notify::title". */
+typedef void (*CWKNotifyHandler)(GObject *, GParamSpec *, gpointer);
+static inline gulong cwk_connect_notify(gpointer instance, const char *detailed_signal, CWKNotifyHandler handler,
+                                        gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(instance, detailed_signal, handler, data, destroy);
+}
+
+/** GtkWidget::delete-event (the person closed the window). */
+typedef gboolean (*CWKDeleteEventHandler)(GtkWidget *, GdkEvent *, gpointer);
+static inline gulong cwk_connect_delete_event(GtkWidget *window, CWKDeleteEventHandler handler,
+                                              gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(window, "delete-event", handler, data, destroy);
+}
+
+/* ---- Main context ----------------------------------------------------- */
+
+/** Runs `function(data)` once on the next iteration of `context`, never inline.
+ *  (g_main_context_invoke() runs inline when the caller owns the context, which
+ *  would break an actor executor's one-job-at-a-time rule.) Safe from any thread. */
+static inline void cwk_main_context_schedule(GMainContext *context, GSourceFunc function, gpointer data) {
+    GSource *source = g_idle_source_new();
+    g_source_set_priority(source, G_PRIORITY_DEFAULT);
+    g_source_set_callback(source, function, data, NULL);
+    g_source_attach(source, context);
+    g_source_unref(source);
+}
+
+#endif /* CWEBKITGTK_H */

@@ -1,0 +1,55 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "WebAuthSession",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
+        .library(name: "WebAuthSession", targets: ["WebAuthSession"]),
+        .executable(name: "webauth", targets: ["webauth"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CWebKitGTK",
+            path: "CShims",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
+        ),
+        .target(name: "OpenIDConnect"),
+        .target(
+            name: "WebAuthSession",
+            dependencies: [
+                "CWebKitGTK",
+                "OpenIDConnect",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "webauth",
+            dependencies: [
+                "WebAuthSession",
+                "OpenIDConnect",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "OpenIDConnectTests", dependencies: ["OpenIDConnect"]),
+        .testTarget(
+            name: "WebAuthSessionTests",
+            dependencies: [
+                "WebAuthSession",
+                "OpenIDConnect",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

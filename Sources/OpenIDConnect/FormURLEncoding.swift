@@ -1,0 +1,83 @@
+/// `application/x-www-form-urlencoded`, the encoding of OAuth parameters in a query string,
+/// a fragment and a form-post body (RFC 6749 Appendix B).
+public enum FormURLEncoding {
+    /// A `%` not followed by two hex digits, or bytes that are not UTF-8 once decoded.
+    public struct MalformedError: Error, Sendable, Hashable {
+        /// The `name=value` pair that could not be decoded.
+        public let pair: String
+    }
+
+    /// Decodes `a=1&b=two+words` into ordered pairs. `+` is a space; empty segments are
+    /// skipped; a name without `=` has the empty value. Repeated names are all kept, in order.
+    public static func decode(_ encoded: some StringProtocol) throws(MalformedError) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        for segment in Substring(encoded).split(separator: "&", omittingEmptySubsequences: true) {
+            let (rawName, rawValue) = segment.firstIndex(of: "=").map {
+                (segment[..<$0], segment[segment.index(after: $0)...])
+            } ?? (segment[...], "")
+            guard let name = percentDecode(rawName), let value = percentDecode(rawValue) else {
+                throw MalformedError(pair: String(segment))
+            }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    /// Encodes pairs for a query string or form body; only unreserved characters stay as they are.
+    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { percentEncode($0.name) + "=" + percentEncode($0.value) }.joined(separator: "&")
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
+    public static func percentEncode(_ string: String) -> String {
+        var out = ""
+        for byte in string.utf8 {
+            if isUnreserved(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func percentDecode(_ encoded: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.utf8.count)
+        var iterator = encoded.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Process-wide engine settings. Set them with ``WebAuthEngine/configure(_:)`` before the
+/// first sign-in; the defaults suit command-line tools, services, tests and GTK applications alike.
+public struct EngineConfiguration: Sendable, Hashable {
+    /// Who iterates the GLib main context that GTK and WebKit run on.
+    public enum MainLoop: Sendable, Hashable {
+        /// The host application's loop if GTK is already initialised when the engine starts
+        /// (a GTK application), else a thread of the engine's own.
+        case automatic
+        /// The application runs a GTK or GLib main loop on the default main context; the engine
+        /// only schedules work onto it (and calls `gtk_init` on it if nobody has).
+        case host
+        /// The engine runs the loop on its own thread, even if GTK was initialised elsewhere.
+        case dedicatedThread
+    }
+
+    /// Which display the engine's windows go to.
+    public enum Display: Sendable, Hashable {
+        /// `DISPLAY`/`WAYLAND_DISPLAY` when set, else a private Xvfb started by the engine.
+        case automatic
+        /// Always a private Xvfb, even when a desktop is there (for test runs that must not
+        /// show windows or take focus).
+        case virtual
+    }
+
+    /// Who runs the main loop. Default: ``MainLoop/automatic``.
+    public var mainLoop: MainLoop
+    /// Where windows are shown. Default: ``Display/automatic``.
+    public var display: Display
+    /// Screen size of a private Xvfb, in pixels. Default: 1280×1024.
+    public var virtualScreenSize: (width: Int, height: Int) {
+        get { (virtualScreenWidth, virtualScreenHeight) }
+        set { (virtualScreenWidth, virtualScreenHeight) = newValue }
+    }
+
+    private var virtualScreenWidth: Int
+    private var virtualScreenHeight: Int
+
+    /// The defaults: automatic main loop, automatic display, a 1280×1024 virtual screen.
+    public init(mainLoop: MainLoop = .automatic, display: Display = .automatic) {
+        self.mainLoop = mainLoop
+        self.display = display
+        self.virtualScreenWidth = 1280
+        self.virtualScreenHeight = 1024
+    }
+}

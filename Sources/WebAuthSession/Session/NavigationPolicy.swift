@@ -1,0 +1,86 @@
+import Foundation
+import OpenIDConnect
+
+/// A navigation as WebKit's `decide-policy` or `create` signal reports it, in plain Swift.
+struct NavigationRequest: Sendable, Hashable {
+    /// How the navigation was triggered.
+    enum Trigger: Sendable, Hashable {
+        case link, formSubmission, backForward, reload, formResubmission, other
+    }
+
+    let url: String
+    /// The HTTP method, when WebKit reports one (it does not for custom schemes).
+    let method: String?
+    let trigger: Trigger
+    /// The navigation would open a new window (`window.open`, `target=_blank`).
+    let opensNewWindow: Bool
+
+    var isFormSubmission: Bool { trigger == .formSubmission || trigger == .formResubmission }
+    var scheme: String { url.firstIndex(of: ":").map { url[..<$0].lowercased() } ?? "" }
+}
+
+/// What the engine does with a navigation.
+enum NavigationVerdict: Sendable, Hashable {
+    /// Let it load.
+    case allow
+    /// It is the authorization response: stop it before any request is sent, and finish.
+    case capture
+    /// A form submission to a custom-scheme redirect URI: let it through to the engine's own
+    /// scheme handler, which reads the method and body and finishes the request itself.
+    case captureThroughSchemeHandler
+    /// A form POST to a loopback redirect URI: bind the engine's listener on that port and let
+    /// the POST go to it, so its body can be read.
+    case captureThroughLoopbackListener(port: Int)
+    /// Stop it, and go on waiting.
+    case refuse(NavigationDecision.RefusalReason)
+    /// It is the response, but in a form the engine cannot read: stop it and fail.
+    case fail(WebAuthSessionError)
+}
+
+/// Decides every navigation of a sign-in page, before any request is sent.
+///
+/// The rules, in order: the redirect URI (exact match) is captured, whatever triggered it and
+/// whichever frame; another navigation to the redirect URI's private scheme is a lookalike and
+/// refused; new windows are refused; `http`/`https` and `about:` load; everything else (`data:`,
+/// `blob:`, `file:`, `javascript:`, unknown app schemes) is refused. WebKitGTK does not tell the
+/// UI process which frame a navigation is for, so `data:` is refused in iframes too.
+struct NavigationPolicy: Sendable {
+    let redirectURI: RedirectURI
+
+    func verdict(for request: NavigationRequest) -> NavigationVerdict {
+        if redirectURI.matches(request.url) { return responseVerdict(for: request) }
+        if redirectURI.kind == .customScheme, redirectURI.sharesScheme(with: request.url) {
+            return .refuse(.redirectLookalike)
+        }
+        if request.opensNewWindow { return .refuse(.newWindow) }
+        switch request.scheme {
+        case "http", "https", "about":
+            return .allow
+        case "data", "blob":
+            return .refuse(.dataURL)
+        case "file":
+            return .refuse(.fileURL)
+        case "javascript":
+            return .refuse(.javascriptURL)
+        default:
+            return .refuse(.unknownScheme)
+        }
+    }
+
+    private func responseVerdict(for request: NavigationRequest) -> NavigationVerdict {
+        let isPost = request.isFormSubmission && request.method?.uppercased() != "GET"
+        switch redirectURI.kind {
+        case .customScheme:
+            // WebKit reports neither method nor body for custom schemes: the scheme handler sees both.
+            return request.isFormSubmission ? .captureThroughSchemeHandler : .capture
+        case .loopback:
+            guard isPost else { return .capture }
+            guard let port = URLComponents(string: request.url)?.port ?? redirectURI.port else {
+                return .fail(.formPostNotCapturable(url: request.url))
+            }
+            return .captureThroughLoopbackListener(port: port)
+        case .https:
+            return isPost ? .fail(.formPostNotCapturable(url: request.url)) : .capture
+        }
+    }
+}

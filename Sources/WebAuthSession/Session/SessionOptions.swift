@@ -1,0 +1,49 @@
+import Foundation
+
+/// How a sign-in session is shown and what it keeps. Every default is the safe one.
+public struct SessionOptions: Sendable {
+    /// How the page is presented.
+    public enum Presentation: Sendable, Hashable {
+        /// A window a person can see and use (on a private Xvfb when there is no display).
+        case window(width: Int = 480, height: Int = 640)
+        /// Never on screen: the page renders off screen, for scripts and tests.
+        case headless
+    }
+
+    /// Where cookies, local storage and cache live.
+    public enum WebsiteData: Sendable, Hashable {
+        /// In memory, for this session only; nothing survives it (the default).
+        case ephemeral
+        /// In a profile directory, kept between sessions (the person stays signed in to the
+        /// provider). Clear it with ``WebAuthEngine/clearWebsiteData(profileDirectory:)``.
+        case persistent(profileDirectory: URL)
+    }
+
+    /// How the page is presented. Default: a 480×640 window.
+    public var presentation: Presentation = .window()
+    /// How long to wait for the redirect before failing with ``WebAuthSessionError/timedOut(after:lastURL:)``. Default: 5 minutes.
+    public var timeout: Duration = .seconds(300)
+    /// Where website data lives. Default: ``WebsiteData/ephemeral``.
+    public var websiteData: WebsiteData = .ephemeral
+    /// A user agent string to send instead of WebKit's. Default: WebKit's own.
+    public var userAgent: String?
+    /// Extra HTTP headers sent with the first request only (never logged).
+    public var additionalHeaders: [String: String] = [:]
+    /// A GTK application's window to be transient for and modal to. Default: none.
+    public var parentWindow: ParentWindow?
+
+    /// The defaults.
+    public init() {}
+}
+
+/// A GTK 3 window of the host application, to put the sign-in window above.
+public struct ParentWindow: @unchecked Sendable, Hashable {
+    // @unchecked: the pointer is only an address here; it is dereferenced on the GTK thread
+    // alone, after `GTK_IS_WINDOW` has checked it.
+    let address: UnsafeMutableRawPointer
+
+    /// Wraps a `GtkWindow *`. It is checked when the session starts.
+    public init(gtkWindow: UnsafeMutableRawPointer) {
+        self.address = gtkWindow
+    }
+}

@@ -1,0 +1,96 @@
+import OpenIDConnect
+
+/// Why a sign-in session did not return a callback. Each case carries what a caller needs to act.
+public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The person closed the window (or the page closed itself) before the redirect.
+    case closedByUser
+    /// The program cancelled: the calling `Task` was cancelled or ``WebAuthenticationSession/cancel()`` was called.
+    case cancelled
+    /// No redirect arrived within the session's timeout. `lastURL` is the page that was showing.
+    case timedOut(after: Duration, lastURL: String?)
+    /// A page could not be loaded. `domain`, `code` and `message` are WebKit's GLib error.
+    case loadFailed(url: String, domain: String, code: Int, message: String)
+    /// A page's TLS certificate was not valid; the page was not shown.
+    case tlsFailure(url: String, host: String, errors: TLSErrors)
+    /// The web process that showed the page crashed or was killed.
+    case webProcessTerminated(WebProcessTerminationReason)
+    /// No display could be had: none is set and a private Xvfb could not be started.
+    case noDisplay(String)
+    /// The redirect arrived but could not be read (duplicate parameter, broken encoding).
+    case invalidCallback(RedirectCallbackError)
+    /// The response was form-posted to an `https` redirect URI, whose body the engine cannot
+    /// read. Use a custom-scheme or loopback redirect URI with `response_mode=form_post`.
+    case formPostNotCapturable(url: String)
+    /// A loopback form POST could not be received: the engine could not listen on the port.
+    case loopbackListenerUnavailable(port: Int, message: String)
+    /// The profile directory for persistent website data could not be used.
+    case profileUnavailable(path: String, message: String)
+    /// An option is not usable (the message says which and why); nothing was shown.
+    case invalidOption(String)
+    /// ``WebAuthenticationSession/start()`` was called a second time.
+    case alreadyStarted
+    /// The engine was shut down (the program is exiting, or ``WebAuthEngine/shutdown()`` ran).
+    case engineShutDown
+
+    /// The person ended the sign-in (closed the window), as opposed to a failure.
+    public var isUserCancellation: Bool { self == .closedByUser }
+
+    public var description: String {
+        switch self {
+        case .closedByUser: "the sign-in window was closed before the sign-in finished"
+        case .cancelled: "the sign-in was cancelled"
+        case .timedOut(let after, let url): "no redirect within \(after) (last page: \(url ?? "none"))"
+        case .loadFailed(let url, let domain, let code, let message): "could not load \(url): \(message) (\(domain) \(code))"
+        case .tlsFailure(let url, let host, let errors): "TLS certificate of \(host) is not valid (\(errors)); refused to show \(url)"
+        case .webProcessTerminated(let reason): "the web process ended: \(reason)"
+        case .noDisplay(let reason): "no display: \(reason)"
+        case .invalidCallback(let error): "invalid redirect: \(error)"
+        case .formPostNotCapturable(let url): "cannot read a form POST to \(url); use a custom-scheme or loopback redirect URI"
+        case .loopbackListenerUnavailable(let port, let message): "cannot listen on 127.0.0.1:\(port): \(message)"
+        case .profileUnavailable(let path, let message): "profile directory \(path) cannot be used: \(message)"
+        case .invalidOption(let message): "invalid option: \(message)"
+        case .alreadyStarted: "the session was already started"
+        case .engineShutDown: "the sign-in engine has shut down"
+        }
+    }
+}
+
+/// Why a web process ended.
+public enum WebProcessTerminationReason: String, Sendable, Hashable {
+    /// It crashed, or something killed it.
+    case crashed
+    /// It went over its memory limit.
+    case exceededMemoryLimit
+    /// It was ended through the API.
+    case terminatedByAPI
+}
+
+/// The ways a TLS certificate can fail validation (GLib's `GTlsCertificateFlags`).
+public struct TLSErrors: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt32
+    /// Creates the set from GLib's flag bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Not signed by a known certificate authority (a self-signed certificate, for one).
+    public static let unknownAuthority = TLSErrors(rawValue: 1 << 0)
+    /// Not valid for the host that was connected to.
+    public static let badIdentity = TLSErrors(rawValue: 1 << 1)
+    /// Not yet valid.
+    public static let notActivated = TLSErrors(rawValue: 1 << 2)
+    /// Expired.
+    public static let expired = TLSErrors(rawValue: 1 << 3)
+    /// Revoked.
+    public static let revoked = TLSErrors(rawValue: 1 << 4)
+    /// Uses an insecure algorithm.
+    public static let insecure = TLSErrors(rawValue: 1 << 5)
+    /// Some other error.
+    public static let generic = TLSErrors(rawValue: 1 << 6)
+
+    public var description: String {
+        let names: [(TLSErrors, String)] = [(.unknownAuthority, "unknown authority"), (.badIdentity, "bad identity"),
+                                            (.notActivated, "not yet valid"), (.expired, "expired"),
+                                            (.revoked, "revoked"), (.insecure, "insecure"), (.generic, "error")]
+        let present = names.filter { contains($0.0) }.map(\.1)
+        return present.isEmpty ? "none" : present.joined(separator: ", ")
+    }
+}

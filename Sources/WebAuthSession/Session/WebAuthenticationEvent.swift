@@ -1,0 +1,71 @@
+/// Progress of a sign-in, for a spinner, a status line or a navigation log.
+public enum WebAuthenticationEvent: Sendable, Hashable {
+    /// A page started loading.
+    case loadStarted(url: String)
+    /// The server redirected the load to `url`.
+    case loadRedirected(url: String)
+    /// The page's first bytes arrived: it is now the page shown, from `host`, with this TLS state.
+    case loadCommitted(url: String, host: String, tls: TLSState)
+    /// Estimated load progress, from 0 to 1.
+    case progress(Double)
+    /// The page finished loading.
+    case loadFinished(url: String)
+    /// The page title changed.
+    case titleChanged(String)
+    /// The engine decided what to do with a navigation (every one, with its reason).
+    case navigation(NavigationDecision)
+}
+
+/// The TLS state of a committed page.
+public enum TLSState: Sendable, Hashable {
+    /// Not loaded over TLS (`http`, `about:`, a custom scheme).
+    case none
+    /// A certificate that validated.
+    case valid
+    /// A certificate with errors (never shown to the person: the load is stopped).
+    case invalid(TLSErrors)
+}
+
+/// One navigation the engine saw, and what it did with it.
+public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
+    /// What the engine did.
+    public enum Verdict: Sendable, Hashable {
+        /// The navigation loaded.
+        case allowed
+        /// It was the redirect URI: stopped before any request, and returned as the callback.
+        case captured
+        /// It was stopped.
+        case refused(RefusalReason)
+    }
+
+    /// Why a navigation was stopped.
+    public enum RefusalReason: String, Sendable, Hashable {
+        /// The redirect URI's scheme, but not the redirect URI (`com.example:/cbx`).
+        case redirectLookalike = "redirect URI lookalike"
+        /// It would open a new window.
+        case newWindow = "new window"
+        /// A `data:` or `blob:` URL (phishing pages in disguise; no sign-in page needs one).
+        case dataURL = "data URL"
+        /// A `file:` URL.
+        case fileURL = "file URL"
+        /// A `javascript:` URL as a navigation.
+        case javascriptURL = "javascript URL"
+        /// A scheme no sign-in page needs (`mailto:`, another app's scheme...).
+        case unknownScheme = "unknown scheme"
+        /// A response the engine cannot read (see ``WebAuthSessionError/formPostNotCapturable(url:)``).
+        case unreadableResponse = "unreadable response"
+    }
+
+    /// The URL; for a captured navigation, with every parameter value replaced by its length.
+    public let url: String
+    /// What the engine did.
+    public let verdict: Verdict
+
+    public var description: String {
+        switch verdict {
+        case .allowed: "allowed \(url)"
+        case .captured: "captured \(url)"
+        case .refused(let reason): "refused \(url) (\(reason.rawValue))"
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import OpenIDConnect
+
+/// Shows a sign-in page in an embedded WebKitGTK view and returns the redirect to the
+/// application's redirect URI, caught before it reaches the network.
+///
+/// ```swift
+/// let session = WebAuthenticationSession(
+///     url: authorizationURL,
+///     redirectURI: try RedirectURI("com.example.app:/oauth2redirect"))
+/// let callback = try await session.start()
+/// let code = callback["code"]
+/// ```
+///
+/// A session runs once. Cancelling the calling task, calling ``cancel()``, the timeout, the
+/// person closing the window and every failure all close the window and free the view before
+/// ``start()`` returns. ``events`` reports progress while it runs; the page-scripting methods
+/// (``evaluateJavaScript(_:)``, ``waitForElement(_:timeout:)``, ``waitForURL(timeout:where:)``)
+/// drive the page from another task.
+@WebKitActor
+public final class WebAuthenticationSession {
+    /// The page that is loaded first (the authorization request).
+    public nonisolated let url: URL
+    /// The redirect URI whose navigation ends the session.
+    public nonisolated let redirectURI: RedirectURI
+    /// How the session is shown and what it keeps.
+    public nonisolated let options: SessionOptions
+    /// Progress of the session; it finishes when the session ends.
+    public nonisolated let events: AsyncStream<WebAuthenticationEvent>
+
+    private nonisolated let eventSink: AsyncStream<WebAuthenticationEvent>.Continuation
+    private let logger = Logger(label: "WebAuthSession")
+    private var state = State.idle
+    var page: SignInPage?
+
+    private enum State {
+        case idle
+        case running(CheckedContinuation<RedirectCallback, any Error>, timeout: Task<Void, Never>)
+        case finished
+    }
+
+    /// Prepares a session; nothing is shown until ``start()``.
+    /// - Parameters:
+    ///   - url: the `http`/`https` page to load first.
+    ///   - redirectURI: the redirect URI to catch (matched exactly).
+    ///   - options: presentation, timeout, website data and more; every default is the safe one.
+    public nonisolated init(url: URL, redirectURI: RedirectURI, options: SessionOptions = SessionOptions()) {
+        self.url = url
+        self.redirectURI = redirectURI
+        self.options = options
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(512))
+    }
+
+    /// Shows the page and waits for the redirect.
+    /// - Returns: the callback: the redirect URL and its parameters.
+    /// - Throws: ``WebAuthSessionError``; a cancelled task throws ``WebAuthSessionError/cancelled``.
+    public func start() async throws(WebAuthSessionError) -> RedirectCallback {
+        guard case .idle = state else { throw .alreadyStarted }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    begin(continuation)
+                }
+            } onCancel: {
+                Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+            }
+        } catch let error as WebAuthSessionError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Ends the session with ``WebAuthSessionError/cancelled`` and closes its window. Safe to
+    /// call from anywhere, at any time; does nothing once the session has ended.
+    public nonisolated func cancel() {
+        Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+    }
+
+    private func begin(_ continuation: CheckedContinuation<RedirectCallback, any Error>) {
+        if Task.isCancelled {
+            state = .finished
+            eventSink.finish()
+            return continuation.resume(throwing: WebAuthSessionError.cancelled)
+        }
+        let timeout = Task { [options] in
+            guard (try? await Task.sleep(for: options.timeout)) != nil else { return }
+            self.finish(.failure(.timedOut(after: options.timeout, lastURL: self.page?.currentURL)))
+        }
+        state = .running(continuation, timeout: timeout)
+        do {
+            page = try SignInPage(
+                startURL: url, policy: NavigationPolicy(redirectURI: redirectURI), options: options, logger: logger,
+                onEvent: { [eventSink] event in eventSink.yield(event) },
+                onOutcome: { [weak self] outcome in self?.finish(outcome) })
+        } catch {
+            finish(.failure(error))
+        }
+    }
+
+    /// Reports the outcome once: the page is told first (so it stops reacting), then, on the
+    /// next loop iteration (outside any WebKit signal emission), the window is destroyed and
+    /// the caller resumed.
+    private func finish(_ outcome: SignInPage.Outcome) {
+        guard case .running(let continuation, let timeout) = state else { return }
+        state = .finished
+        timeout.cancel()
+        page?.end(with: outcome)
+        let page = self.page
+        Task {
+            page?.close()
+            self.page = nil
+            self.eventSink.finish()
+            continuation.resume(with: outcome.mapError { $0 as any Error })
+        }
+    }
+}

@@ -1,0 +1,136 @@
+internal import CWebKitGTK
+
+/// The C signal handlers of a sign-in page. Each runs on the GLib main context's thread,
+/// reads what it needs out of WebKit's arguments, and forwards plain Swift values to the page
+/// found through the ``SignalTarget`` in its user data.
+enum PageSignals {
+    static let decidePolicy: CWKDecidePolicyHandler = { _, decision, type, data in
+        guard let decision, let target = SignalTarget.from(data) else { return 0 }
+        let proceed: Bool
+        switch type {
+        case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION, WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
+            let action = webkit_navigation_policy_decision_get_navigation_action(cwk_navigation_decision(decision))
+            let request = navigationRequest(action, opensNewWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+            proceed = WebKitActor.assumeIsolated {
+                guard let page = target.page, !page.hasEnded, let request else { return false }
+                return page.decide(request)
+            }
+        case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+            // A response WebKit cannot show would become a download: a sign-in never downloads.
+            guard webkit_response_policy_decision_is_mime_type_supported(cwk_response_decision(decision)) == 0 else { return 0 }
+            proceed = false
+        default:
+            return 0
+        }
+        if proceed { webkit_policy_decision_use(decision) } else { webkit_policy_decision_ignore(decision) }
+        return 1
+    }
+
+    /// `window.open` does not pass through `decide-policy`; it arrives here. The policy sees it
+    /// (the response may be in it) and the window is always refused (NULL).
+    static let create: CWKCreateHandler = { _, action, data in
+        let target = SignalTarget.from(data)
+        let request = navigationRequest(action, opensNewWindow: true)
+        WebKitActor.assumeIsolated {
+            guard let page = target?.page, !page.hasEnded, let request else { return }
+            _ = page.decide(request)
+        }
+        return nil
+    }
+
+    static let loadChanged: CWKLoadChangedHandler = { _, event, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.loadChanged(event) }
+    }
+
+    static let loadFailed: CWKLoadFailedHandler = { _, _, uri, error, data in
+        let target = SignalTarget.from(data)
+        let failure = LoadFailure(url: uri.map { String(cString: $0) } ?? "", error: error)
+        WebKitActor.assumeIsolated { target?.page?.loadFailed(failure) }
+        return 1  // no WebKit error page: the session reports the failure
+    }
+
+    static let tlsError: CWKTLSErrorHandler = { _, uri, _, errors, data in
+        let target = SignalTarget.from(data)
+        let url = uri.map { String(cString: $0) } ?? ""
+        let flags = TLSErrors(rawValue: errors.rawValue)
+        WebKitActor.assumeIsolated { target?.page?.tlsFailed(url: url, errors: flags) }
+        return 1
+    }
+
+    static let processTerminated: CWKProcessTerminatedHandler = { _, reason, data in
+        let target = SignalTarget.from(data)
+        let mapped: WebProcessTerminationReason = switch reason {
+        case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
+        case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByAPI
+        default: .crashed
+        }
+        WebKitActor.assumeIsolated { target?.page?.fail(.webProcessTerminated(mapped)) }
+    }
+
+    static let pageClosed: CWKViewCloseHandler = { _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+    }
+
+    static let progress: CWKNotifyHandler = { _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.progressChanged() }
+    }
+
+    static let title: CWKNotifyHandler = { _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.titleChanged() }
+    }
+
+    /// The person closed the window. The session destroys it; GTK must not (TRUE).
+    static let deleteEvent: CWKDeleteEventHandler = { _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        return 1
+    }
+
+    private static func navigationRequest(_ action: OpaquePointer?, opensNewWindow: Bool) -> NavigationRequest? {
+        guard let action, let request = webkit_navigation_action_get_request(action),
+              let uri = webkit_uri_request_get_uri(request) else { return nil }
+        let trigger: NavigationRequest.Trigger = switch webkit_navigation_action_get_navigation_type(action) {
+        case WEBKIT_NAVIGATION_TYPE_LINK_CLICKED: .link
+        case WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED: .formSubmission
+        case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: .backForward
+        case WEBKIT_NAVIGATION_TYPE_RELOAD: .reload
+        case WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED: .formResubmission
+        default: .other
+        }
+        return NavigationRequest(url: String(cString: uri),
+                                 method: webkit_uri_request_get_http_method(request).map { String(cString: $0) },
+                                 trigger: trigger,
+                                 opensNewWindow: opensNewWindow)
+    }
+}
+
+/// A main-frame load failure, read out of WebKit's `GError`.
+struct LoadFailure: Sendable {
+    let url: String
+    let domain: String
+    let code: Int
+    let message: String
+    /// The failure is the engine's own doing: a navigation the policy stopped ends as
+    /// "cancelled" or "frame load interrupted by policy change".
+    let causedByPolicy: Bool
+
+    init(url: String, error: UnsafeMutablePointer<GError>?) {
+        self.url = url
+        guard let error else {
+            (domain, code, message, causedByPolicy) = ("", 0, "unknown error", false)
+            return
+        }
+        domain = String(cString: g_quark_to_string(error.pointee.domain))
+        code = Int(error.pointee.code)
+        message = String(cString: error.pointee.message)
+        let interrupted = error.pointee.domain == webkit_policy_error_quark()
+            && code == Int(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
+        let cancelled = error.pointee.domain == webkit_network_error_quark()
+            && code == Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+        causedByPolicy = interrupted || cancelled
+    }
+}

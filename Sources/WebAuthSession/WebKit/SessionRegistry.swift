@@ -1,0 +1,40 @@
+internal import CWebKitGTK
+
+/// The live sign-in pages, by web view, so process-wide callbacks (custom-scheme requests,
+/// shutdown) reach the page they belong to. It also counts views and windows for diagnostics.
+@WebKitActor
+final class SessionRegistry {
+    static let shared = SessionRegistry()
+
+    private var pages: [UnsafeMutableRawPointer: SignInPage] = [:]
+    /// Web views created and not yet finalized (counted by GObject weak references).
+    private(set) var liveViewCount = 0
+
+    func register(_ page: SignInPage, view: UnsafeMutablePointer<WebKitWebView>) {
+        pages[UnsafeMutableRawPointer(view)] = page
+        liveViewCount += 1
+        g_object_weak_ref(cwk_object(view), { _, _ in
+            WebKitActor.assumeIsolated { SessionRegistry.shared.liveViewCount -= 1 }
+        }, nil)
+    }
+
+    func unregister(view: UnsafeMutablePointer<WebKitWebView>) {
+        pages[UnsafeMutableRawPointer(view)] = nil
+    }
+
+    func page(for view: UnsafeMutablePointer<WebKitWebView>?) -> SignInPage? {
+        view.flatMap { pages[UnsafeMutableRawPointer($0)] }
+    }
+
+    /// Ends every live session with `reason` and destroys its window.
+    func closeAll(reason: WebAuthSessionError) {
+        for page in pages.values { page.fail(reason) }
+    }
+
+    /// Top-level GTK windows that exist now (sign-in windows and any other).
+    var toplevelWindowCount: Int {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        return Int(g_list_length(list))
+    }
+}

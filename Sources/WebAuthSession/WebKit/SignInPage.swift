@@ -1,0 +1,307 @@
+import Foundation
+import Logging
+import OpenIDConnect
+internal import CWebKitGTK
+
+/// One sign-in's window and web view: it loads the start page, decides every navigation with
+/// the ``NavigationPolicy``, reports progress, and reports exactly one outcome (the callback
+/// or an error). ``close()`` destroys the window and the view.
+@WebKitActor
+final class SignInPage {
+    typealias Outcome = Result<RedirectCallback, WebAuthSessionError>
+
+    let policy: NavigationPolicy
+    private(set) var view: UnsafeMutablePointer<WebKitWebView>?
+    private var window: UnsafeMutablePointer<GtkWidget>?
+    private var handlers: [(instance: gpointer, id: gulong)] = []
+    private var loopbackListener: LoopbackFormPostListener?
+    private var pendingFormPostURL: String?
+    private var pageChangeWaiters: [@WebKitActor () -> Void] = []
+    private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
+    private var onOutcome: (@WebKitActor (Outcome) -> Void)?
+    let logger: Logger
+
+    /// Creates the window and the view and starts loading `startURL`.
+    init(startURL: URL,
+         policy: NavigationPolicy,
+         options: SessionOptions,
+         logger: Logger,
+         onEvent: @escaping @WebKitActor (WebAuthenticationEvent) -> Void,
+         onOutcome: @escaping @WebKitActor (Outcome) -> Void) throws(WebAuthSessionError) {
+        self.policy = policy
+        self.logger = logger
+        self.onEvent = onEvent
+        self.onOutcome = onOutcome
+        try GTKEnvironment.ready()
+        let request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
+        defer { g_object_unref(request) }
+        if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
+            throw .invalidOption("parentWindow is not a GtkWindow")
+        }
+        let context = try WebContextPool.shared.context(for: options.websiteData)
+        if policy.redirectURI.kind == .customScheme {
+            WebContextPool.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
+        }
+        let view = cwk_web_view_new(context, options.websiteData == .ephemeral ? 1 : 0)!
+        self.view = view
+        configure(view, options: options)
+        let window = Self.makeWindow(for: options)
+        self.window = window
+        gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
+        connectSignals(view: view, window: window)
+        SessionRegistry.shared.register(self, view: view)
+        gtk_widget_show_all(window)
+        webkit_web_view_load_request(view, request)
+    }
+
+    private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitURIRequest> {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidOption("the start URL must be http or https, not '\(url.scheme ?? "")'")
+        }
+        for (name, value) in headers {
+            let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains($0) }
+            guard isToken, !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
+                throw .invalidOption("additional header '\(name)' is not a valid HTTP header")
+            }
+        }
+        let request = webkit_uri_request_new(url.absoluteString)!
+        let fields = webkit_uri_request_get_http_headers(request)
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            soup_message_headers_append(fields, name, value)
+        }
+        return request
+    }
+
+    private func configure(_ view: UnsafeMutablePointer<WebKitWebView>, options: SessionOptions) {
+        let settings = webkit_web_view_get_settings(view)
+        if let userAgent = options.userAgent { webkit_settings_set_user_agent(settings, userAgent) }
+        webkit_settings_set_enable_developer_extras(settings, 0)
+        // Let window.open reach the `create` signal, where the policy sees it (and refuses the window).
+        webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
+        webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
+        webkit_website_data_manager_set_tls_errors_policy(webkit_web_view_get_website_data_manager(view),
+                                                          WEBKIT_TLS_ERRORS_POLICY_FAIL)
+    }
+
+    private static func makeWindow(for options: SessionOptions) -> UnsafeMutablePointer<GtkWidget> {
+        switch options.presentation {
+        case .headless:
+            let window = gtk_offscreen_window_new()!
+            gtk_window_set_default_size(cwk_window(window), 1024, 768)
+            return window
+        case .window(let width, let height):
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            gtk_window_set_title(cwk_window(window), "Sign in")
+            gtk_window_set_default_size(cwk_window(window), gint(width), gint(height))
+            if let parent = options.parentWindow {
+                gtk_window_set_transient_for(cwk_window(window), parent.address.assumingMemoryBound(to: GtkWindow.self))
+                gtk_window_set_modal(cwk_window(window), 1)
+                gtk_window_set_destroy_with_parent(cwk_window(window), 1)
+            }
+            return window
+        }
+    }
+
+    private func connectSignals(view: UnsafeMutablePointer<WebKitWebView>, window: UnsafeMutablePointer<GtkWidget>) {
+        let target = SignalTarget(self)
+        let release = SignalTarget.release
+        let viewPointer = UnsafeMutableRawPointer(view)
+        handlers = [
+            (viewPointer, cwk_connect_decide_policy(view, PageSignals.decidePolicy, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_create(view, PageSignals.create, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_load_changed(view, PageSignals.loadChanged, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_load_failed(view, PageSignals.loadFailed, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_load_failed_with_tls_errors(view, PageSignals.tlsError, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_web_process_terminated(view, PageSignals.processTerminated, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_view_close(view, PageSignals.pageClosed, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_notify(view, "notify::estimated-load-progress", PageSignals.progress, target.retainedPointer(), release)),
+            (viewPointer, cwk_connect_notify(view, "notify::title", PageSignals.title, target.retainedPointer(), release)),
+            (UnsafeMutableRawPointer(window), cwk_connect_delete_event(window, PageSignals.deleteEvent, target.retainedPointer(), release)),
+        ]
+    }
+
+    // MARK: Outcome
+
+    /// Whether the outcome has been reported (the page is closing or closed).
+    var hasEnded: Bool { onOutcome == nil }
+
+    /// Reports the outcome once; later calls are ignored.
+    func end(with outcome: Outcome) {
+        guard let report = onOutcome else { return }
+        onOutcome = nil
+        if case .failure(let error) = outcome {
+            logger.info("sign-in page ended", metadata: ["reason": "\(error)"])
+        }
+        notifyPageChange()
+        report(outcome)
+    }
+
+    /// Ends the session with `error` (used by cancellation, timeout and shutdown).
+    func fail(_ error: WebAuthSessionError) {
+        end(with: .failure(error))
+    }
+
+    /// Disconnects every handler and destroys the window and the view. Must not run inside one
+    /// of the view's own signal emissions (the session defers it to the next loop iteration).
+    func close() {
+        for handler in handlers { g_signal_handler_disconnect(handler.instance, handler.id) }
+        handlers = []
+        loopbackListener = nil
+        if let view {
+            SessionRegistry.shared.unregister(view: view)
+            webkit_web_view_stop_loading(view)
+        }
+        if let window { gtk_widget_destroy(window) }
+        window = nil
+        view = nil
+    }
+
+    // MARK: Navigation
+
+    /// Applies the policy to a navigation; returns whether WebKit may go on with it.
+    func decide(_ request: NavigationRequest) -> Bool {
+        let verdict = policy.verdict(for: request)
+        let record: NavigationDecision.Verdict
+        var proceed = false
+        switch verdict {
+        case .allow:
+            record = .allowed
+            proceed = true
+        case .capture:
+            record = .captured
+        case .captureThroughSchemeHandler:
+            record = .captured
+            proceed = true
+        case .captureThroughLoopbackListener(let port):
+            record = .captured
+            proceed = listenForFormPost(to: request.url, port: port)
+        case .refuse(let reason):
+            record = .refused(reason)
+        case .fail:
+            record = .refused(.unreadableResponse)
+        }
+        let shownURL = record == .captured ? URLRedaction.redactingValues(request.url) : request.url
+        let decision = NavigationDecision(url: shownURL, verdict: record)
+        logger.debug("navigation", metadata: ["decision": "\(decision)"])
+        onEvent(.navigation(decision))
+        switch verdict {
+        case .capture: capture(url: request.url, formBody: nil)
+        case .fail(let error): fail(error)
+        default: break
+        }
+        return proceed
+    }
+
+    /// Turns a redirect into the outcome.
+    func capture(url: String, formBody: String?) {
+        do throws(RedirectCallbackError) {
+            let callback = try RedirectCallback(url: url, formBody: formBody, redirectURI: policy.redirectURI)
+            logger.info("redirect captured", metadata: ["callback": "\(callback)"])
+            end(with: .success(callback))
+        } catch {
+            end(with: .failure(.invalidCallback(error)))
+        }
+    }
+
+    /// A request to the custom redirect scheme that the policy let through (a form submission).
+    func receiveSchemeRequest(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>) {
+        let url = String(cString: webkit_uri_scheme_request_get_uri(request))
+        let method = webkit_uri_scheme_request_get_http_method(request).map { String(cString: $0) }
+        var body: String?
+        if method?.uppercased() == "POST", let stream = webkit_uri_scheme_request_get_http_body(request) {
+            body = GLibStreams.readText(stream, limit: 1 << 20)
+            g_object_unref(stream)
+            if body == nil {
+                SchemeRequest.refuse(request, because: "unreadable form body")
+                end(with: .failure(.invalidCallback(.malformedEncoding(.formPost))))
+                return
+            }
+        }
+        SchemeRequest.refuse(request, because: "captured by WebAuthSession")
+        capture(url: url, formBody: body)
+    }
+
+    private func listenForFormPost(to url: String, port: Int) -> Bool {
+        do {
+            pendingFormPostURL = url
+            if loopbackListener == nil {
+                loopbackListener = try LoopbackFormPostListener(redirectURI: policy.redirectURI, port: port) { [weak self] body in
+                    guard let self, let url = self.pendingFormPostURL else { return }
+                    self.capture(url: url, formBody: body)
+                }
+            }
+            return true
+        } catch {
+            fail(error)
+            return false
+        }
+    }
+
+    // MARK: Load progress
+
+    func loadChanged(_ event: WebKitLoadEvent) {
+        guard let view else { return }
+        let url = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
+        switch event {
+        case WEBKIT_LOAD_STARTED:
+            onEvent(.loadStarted(url: url))
+        case WEBKIT_LOAD_REDIRECTED:
+            onEvent(.loadRedirected(url: url))
+        case WEBKIT_LOAD_COMMITTED:
+            onEvent(.loadCommitted(url: url, host: URLComponents(string: url)?.host ?? "", tls: tlsState(view)))
+            notifyPageChange()
+        case WEBKIT_LOAD_FINISHED:
+            onEvent(.loadFinished(url: url))
+            notifyPageChange()
+        default:
+            break
+        }
+    }
+
+    private func tlsState(_ view: UnsafeMutablePointer<WebKitWebView>) -> TLSState {
+        var certificate: UnsafeMutablePointer<GTlsCertificate>?
+        var flags = GTlsCertificateFlags(rawValue: 0)
+        guard webkit_web_view_get_tls_info(view, &certificate, &flags) != 0, certificate != nil else { return .none }
+        return flags.rawValue == 0 ? .valid : .invalid(TLSErrors(rawValue: flags.rawValue))
+    }
+
+    func loadFailed(_ failure: LoadFailure) {
+        guard !failure.causedByPolicy, !hasEnded else { return }
+        fail(.loadFailed(url: failure.url, domain: failure.domain, code: failure.code, message: failure.message))
+    }
+
+    func tlsFailed(url: String, errors: TLSErrors) {
+        fail(.tlsFailure(url: url, host: URLComponents(string: url)?.host ?? "", errors: errors))
+    }
+
+    func progressChanged() {
+        guard let view else { return }
+        onEvent(.progress(webkit_web_view_get_estimated_load_progress(view)))
+    }
+
+    func titleChanged() {
+        guard let view else { return }
+        let title = webkit_web_view_get_title(view).map { String(cString: $0) } ?? ""
+        if let window { gtk_window_set_title(cwk_window(window), title.isEmpty ? "Sign in" : title) }
+        onEvent(.titleChanged(title))
+    }
+
+    // MARK: Waiting for the page
+
+    /// The URL of the page shown now.
+    var currentURL: String? {
+        view.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) }
+    }
+
+    /// Calls `waiter` once, at the next committed or finished load, or when the page ends.
+    func onNextPageChange(_ waiter: @escaping @WebKitActor () -> Void) {
+        if hasEnded { return waiter() }
+        pageChangeWaiters.append(waiter)
+    }
+
+    private func notifyPageChange() {
+        let waiters = pageChangeWaiters
+        pageChangeWaiters = []
+        for waiter in waiters { waiter() }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+internal import CWebKitGTK
+
+/// The WebKit web contexts (each a pool of web processes and a network process) sessions run in.
+///
+/// Ephemeral sessions share one context and get a per-view ephemeral website data manager
+/// (`is-ephemeral`): their own cookie jar, storage and cache in memory, gone with the view,
+/// while the web and network processes are reused. Each persistent profile directory gets a
+/// context of its own. TLS errors are fatal in every context.
+@WebKitActor
+final class WebContextPool {
+    static let shared = WebContextPool()
+
+    private var ephemeralContext: UnsafeMutablePointer<WebKitWebContext>?
+    private var profileContexts: [String: UnsafeMutablePointer<WebKitWebContext>] = [:]
+    private var registeredSchemes: [UnsafeMutablePointer<WebKitWebContext>: Set<String>] = [:]
+
+    /// The context for `websiteData`, created on first use.
+    func context(for websiteData: SessionOptions.WebsiteData) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebContext> {
+        switch websiteData {
+        case .ephemeral:
+            if let ephemeralContext { return ephemeralContext }
+            // An ephemeral *context* would give all its views one shared in-memory jar; a normal
+            // context gives each `is-ephemeral` view a jar of its own. The context's own data
+            // manager still writes a few files (salts, HSTS): they go to a private scratch
+            // directory, removed at shutdown, instead of ~/.local/share.
+            let scratch = try EngineRuntime.shared.scratchDirectory()
+            let manager = cwk_website_data_manager_new(scratch + "/data", scratch + "/cache")!
+            let context = webkit_web_context_new_with_website_data_manager(manager)!
+            g_object_unref(manager)
+            configure(context)
+            ephemeralContext = context
+            return context
+        case .persistent(let directory):
+            let path = directory.standardizedFileURL.path
+            if let context = profileContexts[path] { return context }
+            let manager = try Self.profileDataManager(at: path)
+            let context = webkit_web_context_new_with_website_data_manager(manager)!
+            g_object_unref(manager)
+            configure(context)
+            profileContexts[path] = context
+            return context
+        }
+    }
+
+    /// The website data manager of a profile directory's context.
+    func dataManager(profileDirectory: URL) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebsiteDataManager> {
+        webkit_web_context_get_website_data_manager(try context(for: .persistent(profileDirectory: profileDirectory)))
+    }
+
+    /// Routes requests for `scheme` in `context` to the page that made them (for form posts
+    /// to a custom-scheme redirect URI). Registering twice is a no-op.
+    func registerRedirectScheme(_ scheme: String, in context: UnsafeMutablePointer<WebKitWebContext>) {
+        guard registeredSchemes[context, default: []].insert(scheme).inserted else { return }
+        webkit_web_context_register_uri_scheme(context, scheme, { request, _ in
+            guard let request else { return }
+            WebKitActor.assumeIsolated {
+                let view = webkit_uri_scheme_request_get_web_view(request)
+                if let page = SessionRegistry.shared.page(for: view) {
+                    page.receiveSchemeRequest(request)
+                } else {
+                    SchemeRequest.refuse(request, because: "no sign-in session is waiting for this redirect")
+                }
+            }
+        }, nil, nil)
+    }
+
+    private func configure(_ context: UnsafeMutablePointer<WebKitWebContext>) {
+        webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER)
+        webkit_website_data_manager_set_tls_errors_policy(webkit_web_context_get_website_data_manager(context),
+                                                          WEBKIT_TLS_ERRORS_POLICY_FAIL)
+    }
+
+    private static func profileDataManager(at path: String) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebsiteDataManager> {
+        let data = path + "/data"
+        let cache = path + "/cache"
+        do {
+            for directory in [path, data, cache] {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+        } catch {
+            throw .profileUnavailable(path: path, message: error.localizedDescription)
+        }
+        guard access(path, R_OK | W_OK | X_OK) == 0 else {
+            throw .profileUnavailable(path: path, message: String(cString: strerror(errno)))
+        }
+        let manager = cwk_website_data_manager_new(data, cache)!
+        let cookies = webkit_website_data_manager_get_cookie_manager(manager)
+        webkit_cookie_manager_set_persistent_storage(cookies, data + "/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        return manager
+    }
+}
+
+/// Finishing custom-scheme requests.
+@WebKitActor
+enum SchemeRequest {
+    /// Ends `request` with an error so that nothing loads.
+    static func refuse(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>, because reason: String) {
+        let error = g_error_new_literal(webkit_network_error_quark(), gint(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), reason)
+        webkit_uri_scheme_request_finish_error(request, error)
+        g_error_free(error)
+    }
+}
