@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
         .library(name: "WebAuthSession", targets: ["WebAuthSession"]),
+        .library(name: "DevProvider", targets: ["DevProvider"]),
         .executable(name: "webauth", targets: ["webauth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,24 +32,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "DevProvider",
+            dependencies: [
+                "OpenIDConnect",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "webauth",
             dependencies: [
                 "WebAuthSession",
                 "OpenIDConnect",
+                "DevProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "OpenIDConnectTests", dependencies: ["OpenIDConnect"]),
         .testTarget(
             name: "WebAuthSessionTests",
-            dependencies: [
-                "WebAuthSession",
-                "OpenIDConnect",
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
+            dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -25,6 +25,9 @@ static inline GObject *cwk_object(gpointer instance) { return G_OBJECT(instance)
 /** WEBKIT_WEB_VIEW(): a GtkWidget known to be a web view. */
 static inline WebKitWebView *cwk_web_view(GtkWidget *widget) { return WEBKIT_WEB_VIEW(widget); }
 
+/** WEBKIT_WEB_VIEW(): the source object of a web view's GAsyncReadyCallback. */
+static inline WebKitWebView *cwk_web_view_from_object(GObject *object) { return WEBKIT_WEB_VIEW(object); }
+
 /** GTK_WIDGET(): a web view as the widget it is. */
 static inline GtkWidget *cwk_web_view_widget(WebKitWebView *view) { return GTK_WIDGET(view); }
 

@@ -5,10 +5,12 @@ import Foundation
 /// Started with `-displayfd`, so the server itself picks a free display number and reports
 /// it once it accepts connections: no polling and no guessed numbers. `-terminate` makes it
 /// exit by itself when its last client goes, even if this process dies without cleaning up.
+/// It is spawned and reaped with plain `posix_spawn`/`waitpid` (not Foundation's `Process`),
+/// because it is stopped from an `atexit` handler, where Foundation's run loops no longer run.
 final class VirtualDisplay: Sendable {
     /// The display name, such as `:3`.
     let name: String
-    private let process: Process
+    private let pid: pid_t
 
     /// Starts Xvfb and waits until it is ready.
     /// - Throws: ``WebAuthSessionError/noDisplay(_:)`` if Xvfb is missing or does not start.
@@ -16,52 +18,63 @@ final class VirtualDisplay: Sendable {
         guard let executable = Self.locate("Xvfb") else {
             throw .noDisplay("no DISPLAY or WAYLAND_DISPLAY is set and Xvfb is not installed (apt-get install xvfb)")
         }
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = executable
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24",
-                             "-nolisten", "tcp", "-terminate", "-nocursor"]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            throw .noDisplay("could not start Xvfb: \(error)")
-        }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw .noDisplay("pipe: \(String(cString: strerror(errno)))") }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        // Only the child's fd 1 (a dup) may stay open in the child, or end of file never comes.
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        defer { close(readEnd) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let arguments = [executable, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24",
+                         "-nolisten", "tcp", "-terminate", "-nocursor"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // The child inherits the spawning thread's signal mask, and threads made by the Swift
+        // runtime block most signals: unblock them and reset dispositions, or SIGTERM is ignored.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&emptyMask)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        close(writeEnd)
+        guard status == 0 else { throw .noDisplay("could not start Xvfb: \(String(cString: strerror(status)))") }
+
         // Xvfb writes the display number and a newline once it accepts connections;
         // end of file first means it exited.
-        let reported = String(decoding: output.fileHandleForReading.readDataToEndOfLineOrFile(), as: UTF8.self)
-        guard let number = Int(reported.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            process.waitUntilExit()
-            throw .noDisplay("Xvfb did not start (it reported '\(reported)')")
+        var reported: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(readEnd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { reported.append(byte) }
+        guard let number = Int(String(decoding: reported, as: UTF8.self)) else {
+            kill(pid, SIGTERM)
+            waitpid(pid, nil, 0)
+            throw .noDisplay("Xvfb did not start (it reported '\(String(decoding: reported, as: UTF8.self))')")
         }
         self.name = ":\(number)"
-        self.process = process
+        self.pid = pid
     }
 
-    /// Stops the server and waits for it to exit.
+    /// Stops the server and reaps it.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        kill(pid, SIGTERM)
+        waitpid(pid, nil, 0)
     }
 
-    private static func locate(_ program: String) -> URL? {
+    private static func locate(_ program: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(program) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-}
-
-private extension FileHandle {
-    /// Reads byte by byte up to a newline or end of file (the pipe stays open while Xvfb runs,
-    /// so reading to end of file would wait for Xvfb to exit).
-    func readDataToEndOfLineOrFile() -> Data {
-        var data = Data()
-        while let byte = try? read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-            data.append(first)
-        }
-        return data
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
     }
 }

@@ -32,7 +32,8 @@ public final class WebAuthenticationSession {
     private nonisolated let eventSink: AsyncStream<WebAuthenticationEvent>.Continuation
     private let logger = Logger(label: "WebAuthSession")
     private var state = State.idle
-    var page: SignInPage?
+    private(set) var page: SignInPage?
+    private var pageWaiters: [@WebKitActor () -> Void] = []
 
     private enum State {
         case idle
@@ -97,6 +98,7 @@ public final class WebAuthenticationSession {
         } catch {
             finish(.failure(error))
         }
+        notifyPageWaiters()
     }
 
     /// Reports the outcome once: the page is told first (so it stops reacting), then, on the
@@ -108,11 +110,33 @@ public final class WebAuthenticationSession {
         timeout.cancel()
         page?.end(with: outcome)
         let page = self.page
+        notifyPageWaiters()
         Task {
             page?.close()
             self.page = nil
             self.eventSink.finish()
             continuation.resume(with: outcome.mapError { $0 as any Error })
         }
+    }
+
+    /// The page, once ``start()`` has created it; waits for that until `deadline`.
+    func runningPage(before deadline: ContinuousClock.Instant, timeout: Duration,
+                     waitingFor condition: String) async throws(PageScriptError) -> SignInPage {
+        while true {
+            if case .finished = state { throw .sessionEnded }
+            if let page, !page.hasEnded { return page }
+            let arrived: Bool = await withCheckedContinuation { continuation in
+                let once = OneShot(continuation)
+                once.resume(false, at: deadline)
+                pageWaiters.append { once.resume(true) }
+            }
+            if !arrived { throw .timedOut(waitingFor: condition, after: timeout, url: nil) }
+        }
+    }
+
+    private func notifyPageWaiters() {
+        let waiters = pageWaiters
+        pageWaiters = []
+        for waiter in waiters { waiter() }
     }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// A plain HTTP/1.1 server on a loopback address and a free port, for demos and tests.
+///
+/// Every request goes to one handler, which sees a ``LocalHTTPRequest`` and returns a
+/// ``LocalHTTPResponse``; routing is the handler's business. Built on Hummingbird.
+public final class LocalHTTPServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// The loopback host it listens on (`127.0.0.1` by default).
+    public let host: String
+    private let task: Task<Void, any Error>
+
+    /// `http://HOST:PORT`.
+    public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
+
+    /// Starts the server and returns once it accepts connections.
+    /// - Parameters:
+    ///   - host: a loopback address to bind.
+    ///   - port: the port; 0 picks a free one.
+    ///   - handler: answers each request.
+    public static func start(host: String = "127.0.0.1", port: Int = 0,
+                             handler: @escaping @Sendable (LocalHTTPRequest) async -> LocalHTTPResponse) async throws -> LocalHTTPServer {
+        let (portStream, portSink) = AsyncStream.makeStream(of: Int.self)
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let exchange = LocalHTTPRequest(
+                method: request.method.rawValue,
+                path: request.uri.path,
+                query: request.uri.query ?? "",
+                headers: Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { $0 + ", " + $1 }),
+                body: String(buffer: body))
+            return await handler(exchange).hummingbirdResponse
+        }
+        var logger = Logger(label: "LocalHTTPServer")
+        logger.logLevel = .warning
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(host, port: port), serverName: "LocalHTTPServer"),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? 0)
+                portSink.finish()
+            },
+            logger: logger)
+        let task = Task { try await app.run() }
+        guard let bound = await portStream.first(where: { _ in true }), bound != 0 else {
+            task.cancel()
+            throw LocalHTTPServerError.couldNotBind(host: host, port: port, underlying: String(describing: await task.result))
+        }
+        return LocalHTTPServer(host: host, port: bound, task: task)
+    }
+
+    private init(host: String, port: Int, task: Task<Void, any Error>) {
+        self.host = host
+        self.port = port
+        self.task = task
+    }
+
+    /// Stops accepting connections and waits for the server to finish.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+/// Why a ``LocalHTTPServer`` did not start.
+public enum LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
+    /// Binding the address failed (in use, or not a local address).
+    case couldNotBind(host: String, port: Int, underlying: String)
+
+    public var description: String {
+        switch self {
+        case .couldNotBind(let host, let port, let underlying): "could not listen on \(host):\(port): \(underlying)"
+        }
+    }
+}
+
+/// A request as a ``LocalHTTPServer`` handler sees it.
+public struct LocalHTTPRequest: Sendable, Hashable {
+    /// `GET`, `POST`, ...
+    public let method: String
+    /// The path, percent-encoded as sent.
+    public let path: String
+    /// The query string without `?`, percent-encoded as sent.
+    public let query: String
+    /// Header fields by canonical name; repeated fields joined with ", ".
+    public let headers: [String: String]
+    /// The body as text (at most 1 MiB).
+    public let body: String
+}
+
+/// A response from a ``LocalHTTPServer`` handler.
+public struct LocalHTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields.
+    public var headers: [String: String]
+    /// The body.
+    public var body: String
+
+    /// A response with `status`, `headers` and `body`.
+    public init(status: Int = 200, headers: [String: String] = [:], body: String = "") {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `text/html` page.
+    public static func html(_ body: String, status: Int = 200) -> LocalHTTPResponse {
+        LocalHTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: body)
+    }
+
+    /// A `302 Found` to `location`.
+    public static func redirect(to location: String) -> LocalHTTPResponse {
+        LocalHTTPResponse(status: 302, headers: ["Location": location])
+    }
+
+    var hummingbirdResponse: Response {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

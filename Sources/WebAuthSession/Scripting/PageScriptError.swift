@@ -1,0 +1,17 @@
+/// Why a page script or a wait failed.
+public enum PageScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The script threw, did not parse, or WebKit could not run it. `message` is WebKit's.
+    case scriptFailed(message: String)
+    /// The condition did not become true in time. `url` is the page shown at the deadline.
+    case timedOut(waitingFor: String, after: Duration, url: String?)
+    /// The session ended (redirect captured, failed or cancelled) before the script could finish.
+    case sessionEnded
+
+    public var description: String {
+        switch self {
+        case .scriptFailed(let message): "page script failed: \(message)"
+        case .timedOut(let condition, let after, let url): "waited \(after) for \(condition) (page: \(url ?? "none"))"
+        case .sessionEnded: "the sign-in session ended"
+        }
+    }
+}

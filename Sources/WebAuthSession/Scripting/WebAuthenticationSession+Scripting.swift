@@ -1,0 +1,88 @@
+import OpenIDConnect
+internal import CWebKitGTK
+
+/// Page scripting: drive the sign-in page from another task while ``start()`` waits, as a
+/// test harness or a login script does. Each call first waits (within its timeout) for the
+/// page to exist, so it may be issued right after ``start()`` is called.
+extension WebAuthenticationSession {
+    /// Runs `script` in the page (its last expression is the result) and returns the result as JSON.
+    /// `undefined` and values JSON cannot hold come back as ``JSONValue/null``.
+    /// - Throws: ``PageScriptError/scriptFailed(message:)`` if it throws or does not parse.
+    @discardableResult
+    public func evaluateJavaScript(_ script: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
+        let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
+        guard let view = page.view else { throw .sessionEnded }
+        let result = await withCheckedContinuation { continuation in
+            JavaScriptBridge.evaluate(script, in: view, world: nil) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Waits until an element matching the CSS `selector` is in the page, across page loads.
+    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``.
+    public func waitForElement(_ selector: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
+        let condition = "element '\(selector)'"
+        let selectorLiteral = JSONValue.string(selector).description
+        let body = """
+            const selector = \(selectorLiteral);
+            if (document.querySelector(selector)) return true;
+            return await new Promise((resolve) => {
+                const observer = new MutationObserver(() => {
+                    if (document.querySelector(selector)) { observer.disconnect(); resolve(true); }
+                });
+                observer.observe(document, { childList: true, subtree: true, attributes: true });
+            });
+            """
+        try await waitAcrossPageChanges(for: condition, timeout: timeout) { view, done in
+            JavaScriptBridge.callAsyncFunction(body, in: view, world: JavaScriptBridge.helperWorld) { result in
+                // A script that fails in a page being replaced is retried in the next page.
+                if case .success(.bool(true)) = result { done() }
+            }
+        }
+    }
+
+    /// Waits until the page's URL satisfies `predicate`, and returns that URL.
+    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``.
+    @discardableResult
+    public func waitForURL(timeout: Duration = .seconds(30),
+                           where predicate: @escaping @Sendable (String) -> Bool) async throws(PageScriptError) -> String {
+        var matched: String?
+        try await waitAcrossPageChanges(for: "a matching URL", timeout: timeout) { [weak self] _, done in
+            if let url = self?.page?.currentURL, predicate(url) {
+                matched = url
+                done()
+            }
+        }
+        return matched ?? ""
+    }
+
+    private enum WaitOutcome: Sendable {
+        case satisfied, pageChanged, timedOut, ended
+    }
+
+    /// Arms `check` on the current page; if it does not call `done` before the page changes,
+    /// arms it again on the next page, until the deadline.
+    private func waitAcrossPageChanges(
+        for condition: String, timeout: Duration,
+        check: @escaping @WebKitActor (UnsafeMutablePointer<WebKitWebView>, @escaping @WebKitActor () -> Void) -> Void
+    ) async throws(PageScriptError) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: condition)
+            guard let view = page.view else { throw .sessionEnded }
+            let outcome: WaitOutcome = await withCheckedContinuation { continuation in
+                let once = OneShot(continuation)
+                once.resume(.timedOut, at: deadline)
+                page.onNextPageChange { once.resume(page.hasEnded ? .ended : .pageChanged) }
+                check(view) { once.resume(.satisfied) }
+            }
+            switch outcome {
+            case .satisfied: return
+            case .pageChanged: continue
+            case .ended: throw .sessionEnded
+            case .timedOut: throw .timedOut(waitingFor: condition, after: timeout, url: page.currentURL)
+            }
+        }
+    }
+}
