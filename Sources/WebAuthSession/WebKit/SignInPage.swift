@@ -156,6 +156,12 @@ final class SignInPage {
         view = nil
     }
 
+    /// Asks GTK to close the window the way a window manager's close button does (it emits
+    /// `delete-event`, which ends the session as ``WebAuthSessionError/closedByUser``).
+    func requestWindowClose() {
+        if let window { gtk_window_close(cwk_window(window)) }
+    }
+
     // MARK: Navigation
 
     /// Applies the policy to a navigation; returns whether WebKit may go on with it.

@@ -21,7 +21,7 @@ final class TLSTestServer: Sendable {
             line.append(first)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
@@ -29,7 +29,9 @@ final class TLSTestServer: Sendable {
     }
 
     deinit {
-        process.terminate()
+        // SIGKILL, not terminate(): a child spawned from a Swift runtime thread inherits a
+        // signal mask that blocks SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
