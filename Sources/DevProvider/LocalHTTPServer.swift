@@ -86,10 +86,13 @@ public struct LocalHTTPRequest: Sendable, Hashable {
     public let path: String
     /// The query string without `?`, percent-encoded as sent.
     public let query: String
-    /// Header fields by canonical name; repeated fields joined with ", ".
+    /// Header fields by lowercased name; repeated fields joined with ", ".
     public let headers: [String: String]
     /// The body as text (at most 1 MiB).
     public let body: String
+
+    /// The value of header field `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// A response from a ``LocalHTTPServer`` handler.

@@ -12,10 +12,13 @@ struct NavigationRequest: Sendable, Hashable {
     /// The HTTP method, when WebKit reports one (it does not for custom schemes).
     let method: String?
     let trigger: Trigger
+    /// A server redirect (30x) of an earlier navigation; it keeps that navigation's trigger.
+    let isRedirect: Bool
     /// The navigation would open a new window (`window.open`, `target=_blank`).
     let opensNewWindow: Bool
 
-    var isFormSubmission: Bool { trigger == .formSubmission || trigger == .formResubmission }
+    /// A form submitted straight to this URL (a redirect after a form post is not one).
+    var isFormSubmission: Bool { !isRedirect && (trigger == .formSubmission || trigger == .formResubmission) }
     var scheme: String { url.firstIndex(of: ":").map { url[..<$0].lowercased() } ?? "" }
 }
 

@@ -119,16 +119,21 @@ public final class WebAuthenticationSession {
         }
     }
 
-    /// The page, once ``start()`` has created it; waits for that until `deadline`.
+    /// The page, once ``start()`` has created it and its first document is committed; waits
+    /// for that until `deadline`.
     func runningPage(before deadline: ContinuousClock.Instant, timeout: Duration,
                      waitingFor condition: String) async throws(PageScriptError) -> SignInPage {
         while true {
             if case .finished = state { throw .sessionEnded }
-            if let page, !page.hasEnded { return page }
+            if let page, !page.hasEnded, page.hasCommittedLoad { return page }
             let arrived: Bool = await withCheckedContinuation { continuation in
                 let once = OneShot(continuation)
                 once.resume(false, at: deadline)
-                pageWaiters.append { once.resume(true) }
+                if let page {
+                    page.onNextPageChange { once.resume(true) }
+                } else {
+                    pageWaiters.append { once.resume(true) }
+                }
             }
             if !arrived { throw .timedOut(waitingFor: condition, after: timeout, url: nil) }
         }

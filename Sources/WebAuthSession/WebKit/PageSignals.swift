@@ -104,6 +104,7 @@ enum PageSignals {
         return NavigationRequest(url: String(cString: uri),
                                  method: webkit_uri_request_get_http_method(request).map { String(cString: $0) },
                                  trigger: trigger,
+                                 isRedirect: webkit_navigation_action_is_redirect(action) != 0,
                                  opensNewWindow: opensNewWindow)
     }
 }

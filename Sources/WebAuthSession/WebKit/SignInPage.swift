@@ -17,6 +17,8 @@ final class SignInPage {
     private var loopbackListener: LoopbackFormPostListener?
     private var pendingFormPostURL: String?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
+    /// Whether a document has been committed (scripts then run in a real page, not about:blank).
+    private(set) var hasCommittedLoad = false
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
     private var onOutcome: (@WebKitActor (Outcome) -> Void)?
     let logger: Logger
@@ -254,6 +256,7 @@ final class SignInPage {
         case WEBKIT_LOAD_REDIRECTED:
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
+            hasCommittedLoad = true
             onEvent(.loadCommitted(url: url, host: URLComponents(string: url)?.host ?? "", tls: tlsState(view)))
             notifyPageChange()
         case WEBKIT_LOAD_FINISHED:

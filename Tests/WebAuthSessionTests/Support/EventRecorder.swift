@@ -32,6 +32,19 @@ actor EventRecorder {
         await all().compactMap { if case .navigation(let decision) = $0 { decision } else { nil } }
     }
 
+    /// How many navigation decisions have been seen so far.
+    var decisionCount: Int {
+        events.count { if case .navigation = $0 { true } else { false } }
+    }
+
+    /// Waits for the next navigation decision after the first `seen` ones.
+    func decision(after seen: Int) async -> NavigationDecision? {
+        let counter = DecisionCounter(skip: seen)
+        let event = await first { counter.isNext($0) }
+        if case .navigation(let decision)? = event { return decision }
+        return nil
+    }
+
     /// Waits for the first finished page load.
     func firstLoadFinished() async -> WebAuthenticationEvent? {
         await first { if case .loadFinished = $0 { true } else { false } }
@@ -50,5 +63,18 @@ actor EventRecorder {
         ended = true
         for waiter in waiters { waiter.continuation.resume(returning: nil) }
         waiters = []
+    }
+}
+
+/// Counts navigation decisions as a predicate sees events, to find the n-th one.
+private final class DecisionCounter: @unchecked Sendable {
+    // @unchecked: only used inside EventRecorder's actor, one predicate call at a time.
+    private var remaining: Int
+    init(skip: Int) { remaining = skip }
+    func isNext(_ event: WebAuthenticationEvent) -> Bool {
+        guard case .navigation = event else { return false }
+        if remaining == 0 { return true }
+        remaining -= 1
+        return false
     }
 }

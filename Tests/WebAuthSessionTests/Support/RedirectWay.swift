@@ -5,7 +5,7 @@ import Testing
 
 /// A way a page can send the browser to the redirect URI.
 enum RedirectWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case http302, javascriptLocation, metaRefresh, formGet, formPost, windowOpen, targetBlank, iframe
+    case http302, loginPostThen302, javascriptLocation, metaRefresh, formGet, formPost, windowOpen, targetBlank, iframe
 
     var testDescription: String { rawValue }
 
@@ -23,6 +23,10 @@ enum RedirectWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .http302:
             return site.serve(.redirect(to: target))
+        case .loginPostThen302:
+            // What providers do: the login form posts to the server, which answers with a 302.
+            let login = site.serve(.redirect(to: target))
+            return site.page(body: "<form method='post' action='\(html(login.absoluteString))'><input name='password' value='pw'></form><script>document.forms[0].submit()</script>")
         case .javascriptLocation:
             return site.page(body: "<script>location.href = \(js(target));</script>")
         case .metaRefresh:

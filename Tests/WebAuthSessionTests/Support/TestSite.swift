@@ -6,7 +6,7 @@ import Synchronization
 /// records every request it receives (so a test can assert a redirect never reached it).
 final class TestSite: Sendable {
     let server: LocalHTTPServer
-    private let pages = Mutex<[String: LocalHTTPResponse]>([:])
+    private let pages = Mutex<[String: @Sendable (LocalHTTPRequest) -> LocalHTTPResponse]>([:])
     private let log = Mutex<[LocalHTTPRequest]>([])
     private let counter = Atomic<Int>(0)
 
@@ -28,8 +28,13 @@ final class TestSite: Sendable {
 
     /// Serves `response` at a new path and returns its URL.
     func serve(_ response: LocalHTTPResponse) -> URL {
+        route { _ in response }
+    }
+
+    /// Answers requests to a new path with `handler` and returns its URL.
+    func route(_ handler: @escaping @Sendable (LocalHTTPRequest) -> LocalHTTPResponse) -> URL {
         let path = "/page/\(counter.add(1, ordering: .relaxed).newValue)"
-        pages.withLock { $0[path] = response }
+        pages.withLock { $0[path] = handler }
         return server.baseURL.appendingPathComponent(String(path.dropFirst()))
     }
 
@@ -49,6 +54,7 @@ final class TestSite: Sendable {
 
     private func respond(to request: LocalHTTPRequest) -> LocalHTTPResponse {
         log.withLock { $0.append(request) }
-        return pages.withLock { $0[request.path] } ?? LocalHTTPResponse(status: 404, body: "not found")
+        guard let handler = pages.withLock({ $0[request.path] }) else { return LocalHTTPResponse(status: 404, body: "not found") }
+        return handler(request)
     }
 }
