@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,6 +39,7 @@ let package = Package(
                 "OpenIDConnect",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -52,6 +54,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OpenIDConnectTests", dependencies: ["OpenIDConnect"]),
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "OpenIDConnect", "DevProvider"]),
         .testTarget(
             name: "WebAuthSessionTests",
             dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider"],

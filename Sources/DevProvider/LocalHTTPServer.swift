@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A plain HTTP/1.1 server on a loopback address and a free port, for demos and tests.
 ///
@@ -12,6 +13,7 @@ public final class LocalHTTPServer: Sendable {
     public let port: Int
     /// The loopback host it listens on (`127.0.0.1` by default).
     public let host: String
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     /// `http://HOST:PORT`.
@@ -45,23 +47,25 @@ public final class LocalHTTPServer: Sendable {
                 portSink.finish()
             },
             logger: logger)
-        let task = Task { try await app.run() }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
         guard let bound = await portStream.first(where: { _ in true }), bound != 0 else {
             task.cancel()
             throw LocalHTTPServerError.couldNotBind(host: host, port: port, underlying: String(describing: await task.result))
         }
-        return LocalHTTPServer(host: host, port: bound, task: task)
+        return LocalHTTPServer(host: host, port: bound, group: group, task: task)
     }
 
-    private init(host: String, port: Int, task: Task<Void, any Error>) {
+    private init(host: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
         self.host = host
         self.port = port
+        self.group = group
         self.task = task
     }
 
-    /// Stops accepting connections and waits for the server to finish.
+    /// Stops accepting connections, lets requests in flight finish, and waits for the server to end.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }
