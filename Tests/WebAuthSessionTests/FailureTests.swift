@@ -48,18 +48,12 @@ extension EngineTests {
             await expectNothingLeft()
         }
 
-        @Test("the calling task is cancelled")
-        func taskCancelled() async throws {
+        @Test("the program cancels: the calling task is cancelled, or cancel() is called", arguments: [true, false])
+        func cancelled(byTask: Bool) async throws {
             let (session, recorder) = try await stuckSession(.window())
-            let error = try await endedError(session, recorder) { task in task.cancel() }
-            #expect(error == .cancelled)
-            await expectNothingLeft()
-        }
-
-        @Test("cancel() is called")
-        func cancelCalled() async throws {
-            let (session, recorder) = try await stuckSession()
-            let error = try await endedError(session, recorder) { _ in session.cancel() }
+            let error = try await endedError(session, recorder) { task in
+                if byTask { task.cancel() } else { session.cancel() }
+            }
             #expect(error == .cancelled)
             await expectNothingLeft()
         }

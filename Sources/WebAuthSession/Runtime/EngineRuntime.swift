@@ -46,10 +46,10 @@ final class EngineRuntime: Sendable {
         case .automatic: ownsMainLoop = gdk_display_get_default() == nil
         }
         if ownsMainLoop { startLoopThread() }
-        atexit { EngineRuntime.shared.shutDownNow() }
+        atexit { EngineRuntime.shared.tearDownAtExit() }
     }
 
-    /// Whether ``shutDownNow()`` has run: nothing can start any more.
+    /// Whether the engine refuses new sessions (after ``WebAuthEngine/shutdown()`` or at exit).
     var isShutDown: Bool { state.withLock { $0.shutDown } }
 
     /// A private directory (mode 0700) for files WebKit writes even for ephemeral sessions;
@@ -91,27 +91,33 @@ final class EngineRuntime: Sendable {
         thread.start()
     }
 
-    /// Closes every session and window, stops the loop thread (waiting for it) and the private
-    /// display. Idempotent. Blocks the calling thread; never call it on the loop thread.
-    func shutDownNow() {
-        let (loop, finished, display, scratch, alreadyDown) = state.withLock { state in
-            defer { state.shutDown = true }
-            return (state.loop, state.loopFinished, state.display, state.scratchDirectory, state.shutDown)
+    /// Refuses new sessions from now on (they fail with ``WebAuthSessionError/engineShutDown``).
+    func refuseNewSessions() {
+        state.withLock { $0.shutDown = true }
+    }
+
+    /// The process is exiting: closes every session and window, stops the engine's loop thread
+    /// (waiting for it), then the private display, and removes the scratch directory. In a
+    /// host-run loop the host's own teardown closes the windows. Runs once, from `atexit`.
+    func tearDownAtExit() {
+        let (loop, finished, display, scratch) = state.withLock { state in
+            defer {
+                state.shutDown = true
+                (state.loop, state.display, state.scratchDirectory) = (nil, nil, nil)
+            }
+            return (state.loop, state.loopFinished, state.display, state.scratchDirectory)
         }
-        guard !alreadyDown else { return }
         let onLoopThread = g_main_context_is_owner(g_main_context_default()) != 0
-        if !onLoopThread {
+        if let loop, let finished, !onLoopThread {
             let tornDown = DispatchSemaphore(value: 0)
             Task { @WebKitActor in
                 SessionRegistry.shared.closeAll(reason: .engineShutDown)
                 tornDown.signal()
             }
-            // A wedged loop must not hang exit forever; WebKit teardown takes milliseconds.
+            // A wedged loop must not hang the exit forever; the teardown takes milliseconds.
             _ = tornDown.wait(timeout: .now() + 5)
-            if let loop, let finished {
-                g_main_loop_quit(loop.pointer)
-                _ = finished.wait(timeout: .now() + 5)
-            }
+            g_main_loop_quit(loop.pointer)
+            _ = finished.wait(timeout: .now() + 5)
         }
         display?.stop()
         if let scratch { try? FileManager.default.removeItem(atPath: scratch) }

@@ -16,12 +16,13 @@ public enum WebAuthEngine {
     }
 
     /// Ends every running session with ``WebAuthSessionError/engineShutDown``, destroys their
-    /// windows, stops the engine's main-loop thread and its private Xvfb. After it, sessions
-    /// fail with ``WebAuthSessionError/engineShutDown``. It also runs by itself when the process
-    /// exits, so calling it is optional. Does nothing in a host-run main loop but close sessions.
-    public static func shutdown() async {
-        let runtime = EngineRuntime.shared
-        await Task.detached { runtime.shutDownNow() }.value
+    /// windows, and refuses new sessions (they fail with the same error). The engine's loop
+    /// thread, its private Xvfb and its scratch directory are stopped and removed when the
+    /// process exits, by themselves: calling this is only needed to end sessions early.
+    @WebKitActor
+    public static func shutdown() {
+        EngineRuntime.shared.refuseNewSessions()
+        SessionRegistry.shared.closeAll(reason: .engineShutDown)
     }
 
     /// Deletes everything a persistent profile keeps (cookies, local storage, caches,

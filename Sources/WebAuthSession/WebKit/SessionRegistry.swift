@@ -26,9 +26,12 @@ final class SessionRegistry {
         view.flatMap { pages[UnsafeMutableRawPointer($0)] }
     }
 
-    /// Ends every live session with `reason` and destroys its window.
+    /// Ends every live session with `reason` and destroys its window now.
     func closeAll(reason: WebAuthSessionError) {
-        for page in pages.values { page.fail(reason) }
+        for page in pages.values {
+            page.fail(reason)
+            page.close()
+        }
     }
 
     /// Top-level GTK windows that exist now (sign-in windows and any other).

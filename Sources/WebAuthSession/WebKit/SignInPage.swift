@@ -143,8 +143,9 @@ final class SignInPage {
         end(with: .failure(error))
     }
 
-    /// Disconnects every handler and destroys the window and the view. Must not run inside one
-    /// of the view's own signal emissions (the session defers it to the next loop iteration).
+    /// Disconnects every handler and destroys the window and the view; idempotent. Must not run
+    /// inside one of the view's own signal emissions (the session defers it to the next loop
+    /// iteration).
     func close() {
         for handler in handlers { g_signal_handler_disconnect(handler.instance, handler.id) }
         handlers = []

@@ -68,8 +68,14 @@ enum TestEngine {
         } == 0
     }()
 
-    /// Open file descriptors of this process.
+    /// Open file descriptors of this process, leaving out the /proc and /sys files that WebKit's
+    /// memory-pressure monitor opens once, lazily, some time after the first session.
     static var openFileDescriptors: Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        let directory = "/proc/self/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.count { name in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)) ?? ""
+            return !target.hasPrefix("/proc/") && !target.hasPrefix("/sys/")
+        }
     }
 }
