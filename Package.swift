@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "OpenIDConnect", "DevProvider"]),
         .testTarget(
             name: "WebAuthSessionTests",
-            dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider"],
+            dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK"],
             resources: [.copy("Fixtures")]
         ),
     ],

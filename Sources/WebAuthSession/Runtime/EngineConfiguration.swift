@@ -9,7 +9,8 @@ public struct EngineConfiguration: Sendable, Hashable {
         /// The application runs a GTK or GLib main loop on the default main context; the engine
         /// only schedules work onto it (and calls `gtk_init` on it if nobody has).
         case host
-        /// The engine runs the loop on its own thread, even if GTK was initialised elsewhere.
+        /// The engine iterates the default main context on a thread of its own. Only for
+        /// programs that run no GLib loop on the default context themselves.
         case dedicatedThread
     }
 

@@ -1,0 +1,50 @@
+import CWebKitGTK
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+/// A GTK application that runs its own main loop: the engine must run on it, not start its
+/// own. Each test runs in a child process (an exit test), because a process has one GTK.
+@Suite("A GTK application's own main loop", .timeLimit(.minutes(2)))
+struct HostMainLoopTests {
+    @Test("the engine runs on the host's GTK thread, and the sign-in window is transient for and modal to the host's window")
+    func hostLoop() async {
+        await #expect(processExitsWith: .success) {
+            let host = try GTKHostApplication()
+            let site = try await TestSite.start()
+            var options = SessionOptions()
+            options.parentWindow = ParentWindow(gtkWindow: host.window)
+            options.timeout = .seconds(60)
+            let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
+                                                   redirectURI: try RedirectURI("com.example:/cb"), options: options)
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            guard await recorder.firstLoadFinished() != nil else { exit(2) }
+
+            let parentAddress = UInt(bitPattern: host.window)
+            let (onHostThread, transientAndModal) = await Task { @WebKitActor in
+                let list = gtk_window_list_toplevels()
+                defer { g_list_free(list) }
+                var found = false
+                var node = list
+                while let current = node {
+                    let window = current.pointee.data.assumingMemoryBound(to: GtkWindow.self)
+                    if UInt(bitPattern: gtk_window_get_transient_for(window)) == parentAddress, gtk_window_get_modal(window) != 0 {
+                        found = true
+                    }
+                    node = current.pointee.next
+                }
+                return (pthread_equal(pthread_self(), GTKHostApplication.threadID.withLock { $0 }) != 0, found)
+            }.value
+            guard onHostThread else { exit(3) }
+            guard transientAndModal else { exit(4) }
+            guard EngineRuntime.shared.ownsMainLoop == false else { exit(5) }
+
+            session.cancel()
+            do { _ = try await run.value; exit(6) } catch WebAuthSessionError.cancelled {} catch { exit(7) }
+            host.quit()
+        }
+    }
+}
