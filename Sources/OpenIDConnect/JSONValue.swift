@@ -2,11 +2,17 @@ import Foundation
 
 /// A JSON value: what a page script returns, and (later) claims and provider documents.
 public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `null` (also what `undefined` becomes).
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
     /// Thrown when text is not JSON.

@@ -67,6 +67,7 @@ public enum WebProcessTerminationReason: String, Sendable, Hashable {
 
 /// The ways a TLS certificate can fail validation (GLib's `GTlsCertificateFlags`).
 public struct TLSErrors: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// GLib's `GTlsCertificateFlags` bits.
     public let rawValue: UInt32
     /// Creates the set from GLib's flag bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
