@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -24,7 +26,13 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
-        .target(name: "OpenIDConnect"),
+        .target(
+            name: "OpenIDConnect",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "WebAuthSession",
             dependencies: [
@@ -53,7 +61,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "OpenIDConnectTests", dependencies: ["OpenIDConnect"]),
+        .testTarget(
+            name: "OpenIDConnectTests",
+            dependencies: [
+                "OpenIDConnect",
+                "DevProvider",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "OpenIDConnect", "DevProvider"]),
         .testTarget(
             name: "WebAuthSessionTests",

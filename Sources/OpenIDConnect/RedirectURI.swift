@@ -9,7 +9,7 @@ import Foundation
 /// `com.example:/cb/../cb`, `com.example:/c%62` and `http://127.0.0.1:PORT@evil/cb` are not
 /// the redirect URI `com.example:/cb`. For a loopback redirect URI, RFC 8252 §7.3's "any port"
 /// rule can be switched on with ``PortMatching/anyPort``.
-public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
+public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The three kinds of redirect URI a native application may register (RFC 8252 §7).
     public enum Kind: String, Sendable, Hashable {
         /// A private-use URI scheme, such as `com.example.app:/oauth2redirect`.
@@ -21,7 +21,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How the port of a loopback redirect URI is compared.
-    public enum PortMatching: String, Sendable, Hashable {
+    public enum PortMatching: String, Sendable, Hashable, Codable {
         /// The port must be the registered one (the default).
         case exact
         /// Any port on the same loopback host and path matches (RFC 8252 §7.3).
@@ -123,6 +123,29 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     }
 
     static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "localhost"]
+
+    enum CodingKeys: String, CodingKey {
+        case string = "uri"
+        case portMatching = "port_matching"
+    }
+
+    /// Decodes and validates a redirect URI (a stored one is checked like a new one).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let string = try container.decode(String.self, forKey: .string)
+        let portMatching = try container.decodeIfPresent(PortMatching.self, forKey: .portMatching) ?? .exact
+        do {
+            try self.init(string, portMatching: portMatching)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .string, in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(string, forKey: .string)
+        try container.encode(portMatching, forKey: .portMatching)
+    }
 
     /// The compared parts of a URI: everything but query and fragment.
     private struct Parts: Sendable, Hashable {

@@ -1,0 +1,44 @@
+/// Why an OpenID Connect operation failed. Network and TLS failures (``http(_:)``), answers
+/// that are not what the protocol says (``unexpectedResponse(url:status:contentType:snippet:)``),
+/// the provider's OAuth errors (``authorization(_:)``, ``token(_:)``) and security checks
+/// that failed are separate cases, so a caller can tell "try again" from "sign in again" from
+/// "this provider is misconfigured".
+public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The discovery document's `issuer` is not the issuer it was fetched for (Discovery 1.0 §4.3).
+    case issuerMismatch(expected: String, actual: String)
+    /// A needed endpoint is neither discovered nor configured (`userinfo_endpoint`, ...).
+    case missingEndpoint(String)
+    /// No HTTP response arrived (network or TLS).
+    case http(HTTPClientError)
+    /// The response is not the JSON the protocol promises (an HTML error page, garbage, an
+    /// unexpected status). `snippet` is the start of the body, for a log.
+    case unexpectedResponse(url: String, status: Int, contentType: String?, snippet: String)
+    /// The authorization endpoint answered with an error (the person refused: `access_denied`).
+    case authorization(OAuthError)
+    /// The `state` in the response is not the one sent (RFC 6749 §10.12): possible CSRF.
+    case stateMismatch
+    /// The `iss` in the authorization response is missing or not the issuer (RFC 9207).
+    case responseIssuerMismatch(expected: String, actual: String?)
+    /// A parameter the response type requires is missing (`code`, `id_token`, `access_token`).
+    case missingParameter(String)
+    /// The token endpoint answered with an error (`invalid_grant`: sign in again).
+    case token(OAuthError)
+    /// The ID token failed validation.
+    case idToken(IDTokenError)
+
+    public var description: String {
+        switch self {
+        case .issuerMismatch(let expected, let actual): "discovery document is for issuer '\(actual)', not '\(expected)'"
+        case .missingEndpoint(let name): "the provider has no \(name)"
+        case .http(let error): "\(error)"
+        case .unexpectedResponse(let url, let status, let contentType, let snippet):
+            "unexpected response from \(url): HTTP \(status), \(contentType ?? "no content type"): \(snippet)"
+        case .authorization(let error): "authorization failed: \(error)"
+        case .stateMismatch: "the response's state does not match the request's"
+        case .responseIssuerMismatch(let expected, let actual): "the response's iss is \(actual.map { "'\($0)'" } ?? "missing"), expected '\(expected)'"
+        case .missingParameter(let name): "the response has no \(name)"
+        case .token(let error): "token request failed: \(error)"
+        case .idToken(let error): "invalid ID token: \(error)"
+        }
+    }
+}

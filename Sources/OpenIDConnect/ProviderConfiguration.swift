@@ -1,0 +1,73 @@
+import Foundation
+
+/// Where a provider's endpoints are and what it supports: discovered from its issuer
+/// (OpenID Connect Discovery 1.0) or given by hand (as for Azure AD B2C custom policies).
+public struct ProviderConfiguration: Sendable, Hashable, Codable {
+    /// The issuer identifier, exactly as the provider writes it in `iss`.
+    public var issuer: String
+    /// The authorization endpoint (the login page).
+    public var authorizationEndpoint: URL
+    /// The token endpoint.
+    public var tokenEndpoint: URL
+    /// The UserInfo endpoint, if any.
+    public var userinfoEndpoint: URL?
+    /// The RP-initiated logout endpoint, if any.
+    public var endSessionEndpoint: URL?
+    /// The JSON Web Key Set that signs ID tokens, if any.
+    public var jwksURI: URL?
+    /// The token revocation endpoint (RFC 7009), if any.
+    public var revocationEndpoint: URL?
+    /// Whether authorization responses carry `iss` (RFC 9207); then it is required.
+    public var authorizationResponseIssParameterSupported: Bool?
+    /// PKCE methods the provider supports, if it says.
+    public var codeChallengeMethodsSupported: [String]?
+    /// Signing algorithms the provider uses for ID tokens, if it says.
+    public var idTokenSigningAlgValuesSupported: [String]?
+
+    /// A configuration given by hand.
+    public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil,
+                endSessionEndpoint: URL? = nil, jwksURI: URL? = nil, revocationEndpoint: URL? = nil,
+                authorizationResponseIssParameterSupported: Bool? = nil) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.endSessionEndpoint = endSessionEndpoint
+        self.jwksURI = jwksURI
+        self.revocationEndpoint = revocationEndpoint
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
+    }
+
+    /// Fetches `ISSUER/.well-known/openid-configuration` and checks that the document is the
+    /// issuer's own: its `issuer` must equal `issuer` exactly (Discovery 1.0 §4.3).
+    /// - Throws: ``OpenIDConnectError/issuerMismatch(expected:actual:)``,
+    ///   ``OpenIDConnectError/http(_:)``, ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)``.
+    public static func discover(issuer: String, using http: any HTTPClient = URLSessionHTTPClient())
+        async throws(OpenIDConnectError) -> ProviderConfiguration {
+        var base = issuer
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + "/.well-known/openid-configuration"), url.scheme != nil else {
+            throw .issuerMismatch(expected: issuer, actual: "(not a URL)")
+        }
+        let response: HTTPResponse
+        do { response = try await http.send(HTTPRequest(url: url, headers: ["Accept": "application/json"])) } catch {
+            throw .http(error)
+        }
+        let configuration = try JSONResponse.decode(ProviderConfiguration.self, from: response, url: url)
+        guard configuration.issuer == issuer else { throw .issuerMismatch(expected: issuer, actual: configuration.issuer) }
+        return configuration
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
+        case jwksURI = "jwks_uri"
+        case revocationEndpoint = "revocation_endpoint"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+    }
+}
