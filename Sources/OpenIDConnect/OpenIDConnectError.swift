@@ -21,6 +21,9 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case responseIssuerMismatch(expected: String, actual: String?)
     /// A parameter the response type requires is missing (`code`, `id_token`, `access_token`).
     case missingParameter(String)
+    /// A response parameter came from another part of the redirect than the response mode
+    /// says (a `code` in the fragment of a query-mode response): possible injection.
+    case responseModeMismatch(parameter: String, expected: RedirectCallback.Source, actual: RedirectCallback.Source)
     /// The token endpoint answered with an error (`invalid_grant`: sign in again).
     case token(OAuthError)
     /// The ID token failed validation.
@@ -37,6 +40,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
         case .stateMismatch: "the response's state does not match the request's"
         case .responseIssuerMismatch(let expected, let actual): "the response's iss is \(actual.map { "'\($0)'" } ?? "missing"), expected '\(expected)'"
         case .missingParameter(let name): "the response has no \(name)"
+        case .responseModeMismatch(let parameter, let expected, let actual):
+            "\(parameter) arrived in the \(actual.rawValue), expected in the \(expected.rawValue)"
         case .token(let error): "token request failed: \(error)"
         case .idToken(let error): "invalid ID token: \(error)"
         }
