@@ -31,7 +31,7 @@ public final class DemoLoginSite: Sendable {
         guard request.path == "/authorize" else { return LocalHTTPResponse(status: 404, body: "not found") }
         let query = Dictionary((try? FormURLEncoding.decode(request.query)) ?? [], uniquingKeysWith: { first, _ in first })
         guard let redirect = query["redirect_uri"], let redirectURI = try? RedirectURI(redirect), let state = query["state"] else {
-            return .html(page(title: "Bad request", body: "<p>redirect_uri and state are required.</p>"), status: 400)
+            return .html(LoginPage.message(title: "Bad request", "redirect_uri and state are required."), status: 400)
         }
         guard request.method == "POST" else { return .html(loginForm(error: nil)) }
         let fields = Dictionary((try? FormURLEncoding.decode(request.body)) ?? [], uniquingKeysWith: { first, _ in first })
@@ -43,28 +43,6 @@ public final class DemoLoginSite: Sendable {
     }
 
     private static func loginForm(error: String?) -> String {
-        page(title: "Sign in to the WebAuthSession demo", body: """
-            <h1>Sign in</h1>
-            \(error.map { "<p id='error' role='alert'>\($0)</p>" } ?? "")
-            <form method="post">
-              <label>User name <input id="username" name="username" autocomplete="username" autofocus></label>
-              <label>Password <input id="password" name="password" type="password" autocomplete="current-password"></label>
-              <button id="sign-in" type="submit">Sign in</button>
-            </form>
-            <p class="hint">Demo account: \(username) / \(password)</p>
-            """)
-    }
-
-    private static func page(title: String, body: String) -> String {
-        """
-        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
-        <meta name="viewport" content="width=device-width">
-        <style>
-          body { font: 16px system-ui, sans-serif; max-width: 22rem; margin: 3rem auto; color: #1d1d1f; }
-          label { display: block; margin: 1rem 0; } input { display: block; width: 100%; padding: .5rem; font: inherit; }
-          button { padding: .6rem 1.2rem; font: inherit; background: #2b59c3; color: white; border: 0; border-radius: 4px; }
-          #error { color: #b00020; } .hint { color: #666; font-size: .9rem; }
-        </style></head><body>\(body)</body></html>
-        """
+        LoginPage.form(title: "Sign in to the WebAuthSession demo", error: error, hint: "Demo account: \(username) / \(password)")
     }
 }

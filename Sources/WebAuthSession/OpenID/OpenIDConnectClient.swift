@@ -1,0 +1,154 @@
+import Foundation
+import OpenIDConnect
+
+/// An OpenID Connect relying party that signs in through the embedded engine.
+///
+/// ```swift
+/// let client = OpenIDConnectClient(issuer: "https://id.example.com", clientID: "my-app",
+///                                  redirectURI: try RedirectURI("com.example.app:/oauth2redirect"))
+/// let result = try await client.signIn(scopes: ["openid", "profile", "offline_access"])
+/// print(result.idToken.subject)
+/// ```
+///
+/// `signIn` discovers the provider (once; the document is cached), sends an authorization request
+/// with PKCE S256, `state` and `nonce`, shows it in a ``WebAuthenticationSession``, checks the
+/// response (`iss`, `state`, error, response mode), exchanges the code, and validates the ID token.
+public actor OpenIDConnectClient {
+    /// Where the provider's configuration comes from.
+    public enum Provider: Sendable {
+        /// Discovered from the issuer on first use.
+        case issuer(String)
+        /// Given by hand.
+        case configuration(ProviderConfiguration)
+    }
+
+    /// The provider.
+    public nonisolated let provider: Provider
+    /// This client's ID.
+    public nonisolated let clientID: String
+    /// The registered redirect URI.
+    public nonisolated let redirectURI: RedirectURI
+    /// How the client authenticates at the token endpoint. Default: none (public client).
+    public nonisolated let authentication: ClientAuthentication
+    private let http: any HTTPClient
+    private var configuration: ProviderConfiguration?
+    private var validator: IDTokenValidator?
+
+    /// A client. Nothing is fetched until the first call that needs the provider.
+    public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
+                authentication: ClientAuthentication = .none, http: any HTTPClient = URLSessionHTTPClient()) {
+        self.provider = provider
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.authentication = authentication
+        self.http = http
+        if case .configuration(let given) = provider { configuration = given }
+    }
+
+    /// A client of the provider at `issuer`, discovered on first use.
+    public init(issuer: String, clientID: String, redirectURI: RedirectURI, authentication: ClientAuthentication = .none,
+                http: any HTTPClient = URLSessionHTTPClient()) {
+        self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication, http: http)
+    }
+
+    /// The provider's configuration: the given one, or the discovery document (fetched once).
+    public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
+        if let configuration { return configuration }
+        guard case .issuer(let issuer) = provider else { preconditionFailure("a given configuration is stored at init") }
+        let discovered = try await ProviderConfiguration.discover(issuer: issuer, using: http)
+        configuration = discovered
+        return discovered
+    }
+
+    /// Signs in: one call from nothing to validated tokens.
+    /// - Parameters:
+    ///   - scopes: the scopes (`openid` is added if missing).
+    ///   - responseType: `code` (default), or an implicit/hybrid type for providers that need one.
+    ///   - responseMode: `nil` for the response type's default, or `form_post`.
+    ///   - additionalParameters: `acr_values`, `prompt`, `login_hint`, `ui_locales`, `max_age`...
+    ///   - options: how the sign-in page is shown.
+    ///   - script: runs beside the page while it waits (a login script for tests and harnesses).
+    /// - Throws: ``SignInError``.
+    public func signIn(scopes: [String] = ["openid"],
+                       responseType: AuthorizationRequest.ResponseType = .code,
+                       responseMode: AuthorizationRequest.ResponseMode? = nil,
+                       additionalParameters: [String: String] = [:],
+                       options: SessionOptions = SessionOptions(),
+                       script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> SignInResult {
+        let configuration: ProviderConfiguration
+        do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
+        let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
+                                           responseMode: responseMode, scopes: scopes, additionalParameters: additionalParameters)
+        let session = WebAuthenticationSession(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
+                                               redirectURI: redirectURI, options: options)
+        let callback = try await present(session, script: script)
+        do {
+            let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
+            return try await complete(response, request: request, configuration: configuration)
+        } catch {
+            throw .openIDConnect(error)
+        }
+    }
+
+    /// Shows the session, running the script beside it; a script failure ends the session.
+    private func present(_ session: WebAuthenticationSession,
+                         script: (@Sendable (WebAuthenticationSession) async throws -> Void)?) async throws(SignInError) -> RedirectCallback {
+        let scriptTask = script.map { script in
+            Task { () -> String? in
+                do {
+                    try await script(session)
+                    return nil
+                } catch {
+                    session.cancel()
+                    return String(describing: error)
+                }
+            }
+        }
+        do {
+            let callback = try await session.start()
+            scriptTask?.cancel()
+            return callback
+        } catch {
+            if let failure = await scriptTask?.value { throw .script(failure) }
+            throw .session(error)
+        }
+    }
+
+    private func complete(_ response: AuthorizationResponse, request: AuthorizationRequest,
+                          configuration: ProviderConfiguration) async throws(OpenIDConnectError) -> SignInResult {
+        let validator = try idTokenValidator(configuration)
+        var tokens: TokenResponse?
+        let rawIDToken: String
+        if let code = response.code {
+            if let frontChannel = response.idToken {
+                _ = try await validate(frontChannel, with: validator, nonce: request.nonce, code: code)
+            }
+            let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID,
+                                                    authentication: authentication, http: http).exchange(code: code, for: request)
+            guard let idToken = exchanged.idToken else { throw .missingParameter("id_token") }
+            tokens = exchanged
+            rawIDToken = idToken
+        } else {
+            guard let idToken = response.idToken else { throw .missingParameter("id_token") }
+            rawIDToken = idToken
+        }
+        let idToken = try await validate(rawIDToken, with: validator, nonce: request.nonce,
+                                         accessToken: tokens == nil ? response.accessToken : nil)
+        return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
+                            tokens: tokens, idToken: idToken)
+    }
+
+    private func validate(_ token: String, with validator: IDTokenValidator, nonce: String, accessToken: String? = nil,
+                          code: String? = nil) async throws(OpenIDConnectError) -> IDToken {
+        do { return try await validator.validate(token, nonce: nonce, accessToken: accessToken, code: code) } catch {
+            throw .idToken(error)
+        }
+    }
+
+    private func idTokenValidator(_ configuration: ProviderConfiguration) throws(OpenIDConnectError) -> IDTokenValidator {
+        if let validator { return validator }
+        let made = try IDTokenValidator(configuration: configuration, clientID: clientID, http: http)
+        validator = made
+        return made
+    }
+}

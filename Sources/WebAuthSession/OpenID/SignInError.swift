@@ -1,0 +1,29 @@
+import OpenIDConnect
+
+/// Why an OpenID Connect sign-in failed: in the browser part, in the protocol, or in the
+/// login script the caller supplied.
+public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The sign-in page ended without a usable redirect (closed, cancelled, timed out, load or TLS failure...).
+    case session(WebAuthSessionError)
+    /// The protocol failed (discovery, the response's checks, the token request, the ID token).
+    case openIDConnect(OpenIDConnectError)
+    /// The login script threw; `message` is its error.
+    case script(String)
+
+    /// The person refused or closed the window: nothing to report as a failure.
+    public var isUserCancellation: Bool {
+        switch self {
+        case .session(let error): error.isUserCancellation
+        case .openIDConnect(.authorization(let oauth)): oauth.isAccessDenied
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .session(let error): "\(error)"
+        case .openIDConnect(let error): "\(error)"
+        case .script(let message): "login script failed: \(message)"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// The whole sign-in against a real provider on 127.0.0.1, through the real engine.
+    @Suite("OpenID Connect sign-in, end to end")
+    struct OpenIDSignIn {
+        static let loopbackRedirect = "http://127.0.0.1:\(TestEngine.freePort())/callback"
+
+        func provider() async throws -> OpenIDProvider {
+            try await OpenIDProvider.start(clients: [
+                .demo, OpenIDProvider.Client(clientID: "loopback-app", redirectURIs: [Self.loopbackRedirect]),
+            ])
+        }
+
+        /// The login script: a wrong password first, then alice's.
+        static let login: @Sendable (WebAuthenticationSession) async throws -> Void = { session in
+            for password in ["wrong", OpenIDProvider.User.alice.password] {
+                try await session.waitForElement("#password")
+                try await session.evaluateJavaScript("""
+                    document.getElementById('username').value = 'alice';
+                    document.getElementById('password').value = \(js(password));
+                    document.getElementById('sign-in').click();
+                    """)
+                if password == "wrong" { try await session.waitForElement("#error") }
+            }
+        }
+
+        @Test("code flow with PKCE: discovery, login, response checks, exchange, ID token",
+              arguments: [(OpenIDProvider.Client.demo.clientID, OpenIDProvider.Client.demo.redirectURIs[0], nil as AuthorizationRequest.ResponseMode?),
+                          (OpenIDProvider.Client.demo.clientID, OpenIDProvider.Client.demo.redirectURIs[0], .formPost),
+                          ("loopback-app", loopbackRedirect, nil), ("loopback-app", loopbackRedirect, .formPost)])
+        func signIn(clientID: String, redirect: String, mode: AuthorizationRequest.ResponseMode?) async throws {
+            let provider = try await provider()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: clientID, redirectURI: try RedirectURI(redirect))
+            let result = try await client.signIn(scopes: ["openid", "profile", "offline_access"], responseMode: mode,
+                                                 additionalParameters: ["login_hint": "alice"], options: TestEngine.options(), script: Self.login)
+            #expect(result.idToken.subject == OpenIDProvider.User.alice.subject)
+            #expect(result.idToken.nonce == result.request.nonce)
+            #expect(result.tokens?.refreshToken != nil)
+            #expect(!result.description.contains(result.tokens!.accessToken))
+            #expect(provider.requestCount("/.well-known/openid-configuration") == 1)
+        }
+
+        @Test("the code works once; refresh tokens rotate")
+        func replayAndRotation() async throws {
+            let provider = try await provider()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            let result = try await client.signIn(scopes: ["openid", "offline_access"], options: TestEngine.options(), script: Self.login)
+            let endpoint = TokenEndpoint(configuration: result.configuration, clientID: "webauth-demo")
+            let code = try #require(result.authorizationResponse.code)
+            await #expect(throws: OpenIDConnectError.self) { try await endpoint.exchange(code: code, for: result.request) }
+
+            let first = try #require(result.tokens?.refreshToken)
+            let refreshed = try await endpoint.refresh(refreshToken: first)
+            #expect(refreshed.refreshToken != nil && refreshed.refreshToken != first)
+            do {
+                _ = try await endpoint.refresh(refreshToken: first)
+                Issue.record("a rotated refresh token was accepted again")
+            } catch {
+                guard case .token(let oauth) = error else { throw error }
+                #expect(oauth.isInvalidGrant)
+            }
+            #expect(provider.refreshCount == 2)
+        }
+
+        @Test("a failing login script ends the sign-in with the script's error and closes the page")
+        func scriptFails() async throws {
+            let provider = try await provider()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            do {
+                _ = try await client.signIn(options: TestEngine.options()) { session in
+                    try await session.waitForElement("#no-such-field", timeout: .milliseconds(300))
+                }
+                Issue.record("signed in without a login")
+            } catch {
+                guard case .script(let message) = error else { throw error }
+                #expect(message.contains("#no-such-field"))
+            }
+            #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
+        }
+
+        @Test("an unregistered redirect URI is never redirected to: the page says so and nothing is captured")
+        func unregisteredRedirect() async throws {
+            let provider = try await provider()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.evil:/callback"))
+            do {
+                _ = try await client.signIn(options: TestEngine.options(timeout: .seconds(60))) { session in
+                    try await session.waitForElement("#message")
+                    session.cancel()
+                }
+                Issue.record("signed in with an unregistered redirect URI")
+            } catch {
+                #expect(error == .session(.cancelled))
+            }
+        }
+    }
+}
