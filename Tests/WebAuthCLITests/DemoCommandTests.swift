@@ -36,16 +36,18 @@ struct DemoCommandTests {
         ProcessInfo.processInfo.environment.filter { $0.key != "DISPLAY" && $0.key != "WAYLAND_DISPLAY" }
     }
 
-    @Test("signs in headless on its own Xvfb, prints JSON, narrates on stderr and exits 0")
+    @Test("signs in headless on its own Xvfb, prints the ID token's claims, narrates on stderr and exits 0")
     func demoSucceeds() throws {
         let run = try Self.webauth(["demo"], environment: Self.headlessEnvironment)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        let result = try JSONValue(parsing: run.stdout)
-        #expect(result["state_matches"] == .bool(true))
-        #expect(result["parameters"] == .array([.string("code"), .string("state")]))
+        let claims = try JSONValue(parsing: run.stdout)
+        #expect(claims["sub"] == .string(OpenIDProvider.User.alice.subject))
+        #expect(claims["aud"] == .string(OpenIDProvider.Client.demo.clientID))
+        #expect(claims["nonce"]?.stringValue?.count ?? 0 >= 43)
         #expect(run.stderr.contains("the page says: Wrong user name or password."))
         #expect(run.stderr.contains("navigation captured com.example.webauth:/callback?code=<"))
-        #expect(!run.stderr.contains(DemoLoginSite.password), "the password must not be logged")
+        #expect(!run.stderr.contains(OpenIDProvider.User.alice.password), "the password must not be logged")
+        #expect(!run.stdout.contains("access_token") && !run.stderr.contains("eyJ"), "no token may be printed")
     }
 
     @Test("without a display and without Xvfb it fails with one clear line and status 1")

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import Synchronization
 
 /// An OpenID Connect relying party that signs in through the embedded engine.
 ///
@@ -90,26 +91,24 @@ public actor OpenIDConnectClient {
         }
     }
 
-    /// Shows the session, running the script beside it; a script failure ends the session.
+    /// Shows the session, running the script beside it. A script that throws cancels the session,
+    /// and the sign-in fails with the script's error; any other ending is the session's own.
     private func present(_ session: WebAuthenticationSession,
                          script: (@Sendable (WebAuthenticationSession) async throws -> Void)?) async throws(SignInError) -> RedirectCallback {
+        let scriptFailure = ScriptFailure()
         let scriptTask = script.map { script in
-            Task { () -> String? in
-                do {
-                    try await script(session)
-                    return nil
-                } catch {
+            Task {
+                do { try await script(session) } catch {
+                    scriptFailure.message.withLock { $0 = String(describing: error) }
                     session.cancel()
-                    return String(describing: error)
                 }
             }
         }
+        defer { scriptTask?.cancel() }
         do {
-            let callback = try await session.start()
-            scriptTask?.cancel()
-            return callback
+            return try await session.start()
         } catch {
-            if let failure = await scriptTask?.value { throw .script(failure) }
+            if error == .cancelled, let failure = scriptFailure.message.withLock({ $0 }) { throw .script(failure) }
             throw .session(error)
         }
     }
@@ -151,4 +150,9 @@ public actor OpenIDConnectClient {
         validator = made
         return made
     }
+}
+
+/// The error of a login script that failed, recorded before it cancels the session.
+private final class ScriptFailure: Sendable {
+    let message = Mutex<String?>(nil)
 }
