@@ -108,10 +108,13 @@ public final class URLSessionHTTPClient: HTTPClient {
         }
     }
 
+    /// Refuses every redirect. (swift-corelibs-foundation calls only the completion-handler form
+    /// of this delegate method; without it, a redirect to a custom-scheme URI is followed as a
+    /// relative path on the same host.)
     private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
         func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest) async -> URLRequest? {
-            nil
+                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+            completionHandler(nil)
         }
     }
 }

@@ -28,6 +28,8 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case codeHashMismatch
     /// A required claim (`iss`, `sub`, `aud`, `exp`, `iat`) is missing or of the wrong type.
     case missingClaim(String)
+    /// A refreshed ID token is about another person than the first one (Core §12.2).
+    case subjectChanged(previous: String, now: String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
         case .accessTokenHashMismatch: "at_hash does not match the access token"
         case .codeHashMismatch: "c_hash does not match the code"
         case .missingClaim(let name): "missing or invalid claim '\(name)'"
+        case .subjectChanged(let previous, let now): "the refreshed ID token is for '\(now)', not '\(previous)'"
         }
     }
 }

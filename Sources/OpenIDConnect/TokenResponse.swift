@@ -10,7 +10,7 @@ public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertibl
     /// Its lifetime in seconds, if given.
     public let expiresIn: Int?
     /// A refresh token, if issued (a new one on rotation).
-    public let refreshToken: String?
+    public private(set) var refreshToken: String?
     /// An ID token, if issued (not yet validated).
     public let idToken: String?
     /// The granted scopes, if the provider says.
@@ -25,6 +25,13 @@ public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertibl
     public var description: String {
         "TokenResponse(access_token: <\(accessToken.count) chars>, token_type: \(tokenType), expires_in: \(expiresIn.map(String.init) ?? "-"), "
             + "refresh_token: \(refreshToken.map { "<\($0.count) chars>" } ?? "-"), id_token: \(idToken.map { "<\($0.count) chars>" } ?? "-"))"
+    }
+
+    /// The same response with `refreshToken` in place of the one it had.
+    func replacingRefreshToken(_ token: String?) -> TokenResponse {
+        var copy = self
+        copy.refreshToken = token
+        return copy
     }
 
     enum CodingKeys: String, CodingKey {

@@ -125,4 +125,18 @@ struct EndpointTests {
             try await TokenEndpoint(configuration: withoutRevocation, clientID: "app").revoke("RT")
         }
     }
+
+    @Test("an endpoint that redirects is answering, not moving: the redirect is never followed")
+    func redirectsNotFollowed() async throws {
+        let provider = try await TestProviderServer.start()
+        provider.on("/token") { _ in .redirect(to: "com.example:/elsewhere?x=1") }
+        provider.json("/elsewhere", .object(["access_token": .string("AT"), "token_type": .string("Bearer")]))
+        do {
+            _ = try await TokenEndpoint(configuration: provider.configuration, clientID: "app").refresh(refreshToken: "r")
+            Issue.record("followed a redirect")
+        } catch {
+            guard case .unexpectedResponse(_, 302, _, _) = error else { throw error }
+        }
+        #expect(provider.count("/elsewhere") == 0)
+    }
 }

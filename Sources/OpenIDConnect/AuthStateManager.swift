@@ -1,0 +1,146 @@
+import Foundation
+
+/// Keeps an ``AuthState`` usable: runs actions with fresh tokens, refreshing when needed, like
+/// AppAuth's `performAction(freshTokens:)`.
+///
+/// Refreshes are single-flight: however many callers find the access token stale at once, one
+/// refresh request is made and all of them get its result. A rotated refresh token is saved
+/// (through `save`) before any caller sees the new tokens, so a crash cannot lose it.
+/// `invalid_grant` marks the state as needing sign-in (and saves that); a network error leaves
+/// the state as it was.
+public actor AuthStateManager {
+    /// The current state.
+    public private(set) var state: AuthState
+    /// How close to expiry an access token is refreshed. Default: 60 seconds.
+    public let tolerance: Duration
+    private let endpoint: TokenEndpoint
+    private let validator: IDTokenValidator?
+    private let http: any HTTPClient
+    private let save: @Sendable (AuthState) async throws -> Void
+    private var refreshing: Task<AuthState, any Error>?
+
+    /// A manager for `state`.
+    /// - Parameters:
+    ///   - authentication: the client's authentication at the token endpoint.
+    ///   - save: persists a changed state; called before new tokens are handed out.
+    public init(state: AuthState, authentication: ClientAuthentication = .none, tolerance: Duration = .seconds(60),
+                http: any HTTPClient = URLSessionHTTPClient(),
+                save: @escaping @Sendable (AuthState) async throws -> Void = { _ in }) {
+        self.state = state
+        self.tolerance = tolerance
+        self.http = http
+        self.save = save
+        self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
+                                      authentication: authentication, http: http)
+        self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)
+    }
+
+    /// Runs `action` with a fresh access token (and the current ID token), refreshing first if needed.
+    public func withFreshTokens<T: Sendable>(
+        _ action: @Sendable (_ accessToken: String, _ idToken: IDToken?) async throws -> T
+    ) async throws -> T {
+        let current = try await freshState(force: false)
+        guard let accessToken = current.accessToken else { throw AuthStateError.signInRequired(.noRefreshToken) }
+        return try await action(accessToken, current.idToken)
+    }
+
+    /// A fresh access token.
+    public func freshAccessToken() async throws(AuthStateError) -> String {
+        let current = try await freshState(force: false)
+        guard let accessToken = current.accessToken else { throw .signInRequired(.noRefreshToken) }
+        return accessToken
+    }
+
+    /// The UserInfo claims, with a fresh token; on `401` the token is refreshed once and the
+    /// request repeated. `sub` must be the ID token's.
+    public func userinfo() async throws(AuthStateError) -> [String: JSONValue] {
+        guard let url = state.configuration.userinfoEndpoint else { throw .openIDConnect(.missingEndpoint("userinfo_endpoint")) }
+        var current = try await freshState(force: false)
+        var response = try await userinfoRequest(url, token: current.accessToken ?? "")
+        if response.status == 401 {
+            current = try await freshState(force: true)
+            response = try await userinfoRequest(url, token: current.accessToken ?? "")
+        }
+        let claims: [String: JSONValue]
+        do { claims = try JSONResponse.decode([String: JSONValue].self, from: response, url: url) } catch { throw .openIDConnect(error) }
+        if let expected = current.idToken?.subject, claims["sub"]?.stringValue != expected {
+            throw .userinfoSubjectMismatch(expected: expected, actual: claims["sub"]?.stringValue)
+        }
+        return claims
+    }
+
+    /// Marks the state as signed out and saves it.
+    public func markSignedOut() async throws(AuthStateError) {
+        var next = state
+        next.reauthenticationReason = .signedOut
+        try await commit(next)
+    }
+
+    private func userinfoRequest(_ url: URL, token: String) async throws(AuthStateError) -> HTTPResponse {
+        do {
+            return try await http.send(HTTPRequest(url: url, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"]))
+        } catch {
+            throw .openIDConnect(.http(error))
+        }
+    }
+
+    /// The state with a fresh access token: as it is, or after the (single) refresh in flight.
+    private func freshState(force: Bool) async throws(AuthStateError) -> AuthState {
+        if let reason = state.reauthenticationReason { throw .signInRequired(reason) }
+        if !force, state.isAccessTokenFresh(tolerance: tolerance) { return state }
+        let task = refreshing ?? startRefresh()
+        do {
+            return try await task.value
+        } catch let error as AuthStateError {
+            throw error
+        } catch {
+            throw .openIDConnect(.unexpectedResponse(url: "", status: 0, contentType: nil, snippet: String(describing: error)))
+        }
+    }
+
+    private func startRefresh() -> Task<AuthState, any Error> {
+        let task = Task {
+            defer { refreshing = nil }
+            return try await refresh()
+        }
+        refreshing = task
+        return task
+    }
+
+    /// One refresh: new tokens saved and published, or the state marked when only a new sign-in helps.
+    private func refresh() async throws(AuthStateError) -> AuthState {
+        guard let refreshToken = state.refreshToken else { throw try await markNeedsSignIn(.noRefreshToken) }
+        let response: TokenResponse
+        do {
+            response = try await endpoint.refresh(refreshToken: refreshToken)
+        } catch {
+            if case .token(let oauth) = error, oauth.isInvalidGrant { throw try await markNeedsSignIn(.refreshRejected(oauth)) }
+            throw .openIDConnect(error)
+        }
+        var idToken: IDToken?
+        if let raw = response.idToken, let validator {
+            do { idToken = try await validator.validate(raw, nonce: nil) } catch { throw .openIDConnect(.idToken(error)) }
+            // OpenID Connect Core §12.2: a refreshed ID token is about the same person.
+            if let previous = state.idToken?.subject, let subject = idToken?.subject, previous != subject {
+                throw .openIDConnect(.idToken(.subjectChanged(previous: previous, now: subject)))
+            }
+        }
+        let next = state.refreshed(with: response, idToken: idToken)
+        try await commit(next)
+        return next
+    }
+
+    /// Marks and saves the state as needing sign-in; returns the error to throw.
+    private func markNeedsSignIn(_ reason: AuthState.ReauthenticationReason) async throws(AuthStateError) -> AuthStateError {
+        var next = state
+        next.reauthenticationReason = reason
+        try await commit(next)
+        return .signInRequired(reason)
+    }
+
+    /// Saves `next`, then makes it the state: nobody sees tokens that are not saved.
+    private func commit(_ next: AuthState) async throws(AuthStateError) {
+        do { try await save(next) } catch { throw .saveFailed(String(describing: error)) }
+        state = next
+    }
+}
