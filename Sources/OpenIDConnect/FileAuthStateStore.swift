@@ -1,0 +1,132 @@
+import Foundation
+
+/// Saves an ``AuthState`` in a file: `$XDG_STATE_HOME/webauthsession/NAME.json` (or
+/// `~/.local/state/…`), the directory mode 0700, the file 0600, written to a temporary file in
+/// the same directory, synced, then renamed over the old one, so a reader sees the old state or
+/// the new one, never half of either. A file that is not a saved state of this library (corrupt,
+/// or someone else's) is an error, and is never overwritten.
+public struct FileAuthStateStore: Sendable {
+    /// The file.
+    public let fileURL: URL
+
+    /// The marker that says a file is ours.
+    static let format = "webauthsession.auth-state"
+
+    /// A store in `directory`, or in the XDG state directory taken from `environment`.
+    /// - Throws: ``AuthStateStoreError/invalidName(_:)`` for a name that is empty or has a `/`.
+    public init(name: String, directory: URL? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(AuthStateStoreError) {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw .invalidName(name) }
+        let base = directory ?? Self.stateDirectory(environment)
+        fileURL = base.appendingPathComponent(name + ".json")
+    }
+
+    static func stateDirectory(_ environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("webauthsession")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/webauthsession")
+    }
+
+    /// The saved state, or `nil` when there is none.
+    /// - Throws: ``AuthStateStoreError/corrupt(path:reason:)``, ``AuthStateStoreError/foreignFile(path:)``,
+    ///   ``AuthStateStoreError/io(path:message:)``.
+    public func load() throws(AuthStateStoreError) -> AuthState? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: fileURL)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return nil
+        } catch {
+            throw .io(path: fileURL.path, message: error.localizedDescription)
+        }
+        return try decode(data)
+    }
+
+    /// Saves `state`, replacing the previous one atomically.
+    /// - Throws: ``AuthStateStoreError``; the previous file stays as it was.
+    public func save(_ state: AuthState) throws(AuthStateStoreError) {
+        if FileManager.default.fileExists(atPath: fileURL.path) { _ = try load() }  // refuses to overwrite what is not ours
+        let encoded: Data
+        do { encoded = try JSONEncoder().encode(SavedFile(format: Self.format, state: state)) } catch {
+            throw .io(path: fileURL.path, message: "encoding failed: \(error)")
+        }
+        let directory = fileURL.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(path: directory, message: error.localizedDescription)
+        }
+        try writeAtomically(encoded, directory: directory)
+    }
+
+    /// Deletes the saved state (signing out). No file is not an error.
+    public func remove() throws(AuthStateStoreError) {
+        guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw .io(path: fileURL.path, message: String(cString: strerror(errno))) }
+    }
+
+    private func decode(_ data: Data) throws(AuthStateStoreError) -> AuthState {
+        guard let marker = try? JSONDecoder().decode(FormatMarker.self, from: data) else {
+            throw .corrupt(path: fileURL.path, reason: "not a JSON object")
+        }
+        guard marker.format == Self.format else { throw .foreignFile(path: fileURL.path) }
+        do {
+            return try JSONDecoder().decode(SavedFile.self, from: data).state
+        } catch {
+            throw .corrupt(path: fileURL.path, reason: String(describing: error))
+        }
+    }
+
+    private func writeAtomically(_ data: Data, directory: String) throws(AuthStateStoreError) {
+        var template = Array((directory + "/." + fileURL.lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = mkstemp(&template)  // created 0600
+        guard fd >= 0 else { throw .io(path: directory, message: String(cString: strerror(errno))) }
+        let temporary = String(cString: template)
+        var failure: String?
+        let written = data.withUnsafeBytes { buffer -> Int in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count <= 0 { return -1 }
+                offset += count
+            }
+            return offset
+        }
+        if written != data.count || fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil, rename(temporary, fileURL.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw .io(path: fileURL.path, message: failure)
+        }
+    }
+
+    private struct FormatMarker: Decodable { let format: String? }
+    private struct SavedFile: Codable {
+        let format: String
+        let state: AuthState
+    }
+}
+
+/// Why a saved auth state could not be read or written.
+public enum AuthStateStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The store name is empty or contains `/`.
+    case invalidName(String)
+    /// The file is ours but unreadable (damaged, or from an unknown version). It is left as it is.
+    case corrupt(path: String, reason: String)
+    /// The file is not a saved state of this library. It is left as it is.
+    case foreignFile(path: String)
+    /// Reading or writing failed (permissions, a full disk...). The previous state is intact.
+    case io(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .invalidName(let name): "'\(name)' cannot name a store"
+        case .corrupt(let path, let reason): "\(path) is damaged (\(reason)); it was left untouched"
+        case .foreignFile(let path): "\(path) is not a WebAuthSession state file; it was left untouched"
+        case .io(let path, let message): "\(path): \(message)"
+        }
+    }
+}

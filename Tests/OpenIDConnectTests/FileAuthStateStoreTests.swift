@@ -1,0 +1,80 @@
+import Foundation
+import OpenIDConnect
+import Testing
+
+@Suite("File auth state store")
+struct FileAuthStateStoreTests {
+    /// A state made without a provider: a configuration and a decoded token response.
+    static func state(_ accessToken: String = "AT-1") throws -> AuthState {
+        let configuration = ProviderConfiguration(issuer: "https://id.example.com", authorizationEndpoint: URL(string: "https://id.example.com/a")!,
+                                                  tokenEndpoint: URL(string: "https://id.example.com/t")!)
+        let tokens = try JSONDecoder().decode(TokenResponse.self, from: Data(#"{"access_token":"\#(accessToken)","token_type":"Bearer","expires_in":3600,"refresh_token":"RT"}"#.utf8))
+        return AuthState(configuration: configuration, clientID: "app", authorizationResponse: nil, tokenResponse: tokens, idToken: nil)
+    }
+
+    func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func mode(_ path: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! Int }
+
+    @Test("round trip under $XDG_STATE_HOME, directory 0700, file 0600, no temporary file left")
+    func roundTrip() throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try FileAuthStateStore(name: "default", environment: ["XDG_STATE_HOME": base.path])
+        #expect(store.fileURL.path == base.path + "/webauthsession/default.json")
+        #expect(try store.load() == nil)
+        try store.save(try Self.state("AT-1"))
+        try store.save(try Self.state("AT-2"))
+        #expect(try store.load()?.accessToken == "AT-2")
+        #expect(try mode(store.fileURL.path) == 0o600)
+        #expect(try mode(store.fileURL.deletingLastPathComponent().path) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path + "/webauthsession") == ["default.json"])
+        try store.remove()
+        #expect(try store.load() == nil)
+        try store.remove()
+    }
+
+    @Test("a corrupt or foreign file is a typed error and is never overwritten", arguments: [
+        ("{ this is not json", "corrupt"),
+        (#"{"format":"webauthsession.auth-state","state":{"version":1}}"#, "corrupt"),
+        (#"{"format":"webauthsession.auth-state","state":{"version":2,"client_id":"x"}}"#, "corrupt"),
+        (#"{"some":"other program's settings"}"#, "foreign"),
+    ])
+    func refused(content: String, kind: String) throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try FileAuthStateStore(name: "default", directory: base)
+        try Data(content.utf8).write(to: store.fileURL)
+        for attempt in [{ _ = try store.load() }, { try store.save(try Self.state()) }] {
+            do {
+                try attempt()
+                Issue.record("accepted \(content)")
+            } catch let error as AuthStateStoreError {
+                switch (kind, error) {
+                case ("corrupt", .corrupt), ("foreign", .foreignFile): break
+                default: Issue.record("\(content): \(error)")
+                }
+            }
+        }
+        #expect(try String(contentsOf: store.fileURL, encoding: .utf8) == content)
+    }
+
+    @Test("a write that cannot happen is an I/O error")
+    func ioError() throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let blocker = base.appendingPathComponent("blocker")
+        try Data().write(to: blocker)
+        let store = try FileAuthStateStore(name: "default", directory: blocker.appendingPathComponent("dir"))
+        #expect(throws: AuthStateStoreError.self) { try store.save(try Self.state()) }
+    }
+
+    @Test("names that could escape the directory are refused", arguments: ["", "../x", "a/b", ".", ".."])
+    func badNames(name: String) {
+        #expect(throws: AuthStateStoreError.invalidName(name)) { try FileAuthStateStore(name: name) }
+    }
+}
