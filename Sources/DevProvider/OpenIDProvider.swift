@@ -71,6 +71,7 @@ public final class OpenIDProvider: Sendable {
         var refreshTokens: [String: Grant] = [:]
         var accessTokens: [String: String] = [:]
         var requestCounts: [String: Int] = [:]
+        var signedOutHints: [String] = []
     }
 
     /// The issuer: `http://127.0.0.1:PORT`.
@@ -125,6 +126,7 @@ public final class OpenIDProvider: Sendable {
         case ("POST", "/token"): return await token(request)
         case ("GET", "/userinfo"): return userinfo(request)
         case ("POST", "/revoke"): return revoke(request)
+        case ("GET", "/logout"): return endSession(request)
         default: return LocalHTTPResponse(status: 404, body: "not found")
         }
     }
@@ -137,6 +139,7 @@ public final class OpenIDProvider: Sendable {
             "token_endpoint": .string(base + "/token"),
             "userinfo_endpoint": .string(base + "/userinfo"),
             "revocation_endpoint": .string(base + "/revoke"),
+            "end_session_endpoint": .string(base + "/logout"),
             "jwks_uri": .string(base + "/jwks"),
             "response_types_supported": .array([.string("code")]),
             "response_modes_supported": .array([.string("query"), .string("form_post")]),
@@ -258,6 +261,21 @@ public final class OpenIDProvider: Sendable {
         }
         return LocalHTTPResponse(status: 200)
     }
+
+    /// RP-initiated logout: forgets the person's tokens and returns to a registered redirect URI
+    /// (the client's redirect URIs double as post-logout redirect URIs here).
+    private func endSession(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+        let query = Self.fields(request.query)
+        guard let client = clients.first(where: { $0.clientID == query["client_id"] }),
+              let target = query["post_logout_redirect_uri"], client.redirectURIs.contains(target) else {
+            return .html(LoginPage.message(title: "Signed out", "You are signed out."), status: 400)
+        }
+        state.withLock { $0.signedOutHints.append(query["id_token_hint"] ?? "") }
+        return redirect(to: target, mode: nil, [("state", query["state"] ?? "")])
+    }
+
+    /// The `id_token_hint`s of the logouts received so far.
+    public var logoutHints: [String] { state.withLock { $0.signedOutHints } }
 
     // MARK: Helpers
 

@@ -110,4 +110,17 @@ struct AuthorizationTests {
         let decoded = try JSONDecoder().decode(AuthorizationRequest.self, from: JSONEncoder().encode(request))
         #expect(decoded == request)
     }
+
+    @Test("logout: the request carries hint, redirect, client and state; a wrong state on the way back is refused")
+    func endSession() throws {
+        let logout = EndSessionRequest(idTokenHint: "a.b.c", postLogoutRedirectURI: redirect, clientID: "app")
+        let url = logout.url(endSessionEndpoint: URL(string: "https://id.example.com/logout")!)
+        let items = Dictionary(try FormURLEncoding.decode(url.query ?? ""), uniquingKeysWith: { first, _ in first })
+        #expect(items["id_token_hint"] == "a.b.c" && items["client_id"] == "app" && items["state"] == logout.state)
+        #expect(items["post_logout_redirect_uri"] == redirect.string)
+        try logout.validate(try RedirectCallback(url: redirect.string + "?state=" + logout.state, redirectURI: redirect))
+        #expect(throws: OpenIDConnectError.stateMismatch) {
+            try logout.validate(try RedirectCallback(url: redirect.string + "?state=forged", redirectURI: redirect))
+        }
+    }
 }

@@ -102,3 +102,16 @@ extension EngineTests {
         }
     }
 }
+
+extension EngineTests.OpenIDSignIn {
+    @Test("sign out through the end-session endpoint, caught like a sign-in, with the ID token as hint")
+    func signOut() async throws {
+        let provider = try await provider()
+        let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                         redirectURI: try RedirectURI("com.example.webauth:/callback"))
+        let result = try await client.signIn(options: TestEngine.options(), script: Self.login)
+        let signedOut = try await client.signOut(result.authState, options: TestEngine.options())
+        #expect(signedOut.reauthenticationReason == .signedOut)
+        #expect(provider.logoutHints == [result.idToken.rawValue])
+    }
+}

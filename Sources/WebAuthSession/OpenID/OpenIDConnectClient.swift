@@ -91,6 +91,29 @@ public actor OpenIDConnectClient {
         }
     }
 
+    /// Signs out at the provider (RP-Initiated Logout): shows its end-session page with the ID
+    /// token as a hint and catches the redirect back to `postLogoutRedirectURI` (by default the
+    /// sign-in redirect URI), checking its `state`. With a persistent profile, `clearWebsiteData`
+    /// also deletes the profile's cookies and storage.
+    /// - Returns: `state`, marked as signed out (save it, or delete the stored one).
+    /// - Throws: ``SignInError``; ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no end-session endpoint.
+    public func signOut(_ state: AuthState, postLogoutRedirectURI: RedirectURI? = nil, options: SessionOptions = SessionOptions(),
+                        clearWebsiteData: Bool = false) async throws(SignInError) -> AuthState {
+        guard let endpoint = state.configuration.endSessionEndpoint else { throw .openIDConnect(.missingEndpoint("end_session_endpoint")) }
+        let request = EndSessionRequest(idTokenHint: state.idToken?.rawValue, postLogoutRedirectURI: postLogoutRedirectURI ?? redirectURI,
+                                        clientID: clientID)
+        let session = WebAuthenticationSession(url: request.url(endSessionEndpoint: endpoint),
+                                               redirectURI: request.postLogoutRedirectURI, options: options)
+        let callback = try await present(session, script: nil)
+        do { try request.validate(callback) } catch { throw .openIDConnect(error) }
+        if clearWebsiteData, case .persistent(let directory) = options.websiteData {
+            do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch { throw .session(error) }
+        }
+        var signedOut = state
+        signedOut.reauthenticationReason = .signedOut
+        return signedOut
+    }
+
     /// Shows the session, running the script beside it. A script that throws cancels the session,
     /// and the sign-in fails with the script's error; any other ending is the session's own.
     private func present(_ session: WebAuthenticationSession,
