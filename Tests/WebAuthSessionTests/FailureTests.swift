@@ -102,7 +102,7 @@ extension EngineTests {
 
         @Test("a self-signed certificate is fatal and the page is never shown")
         func selfSignedCertificate() async throws {
-            let server = try TLSTestServer()
+            let server = try PythonFixtureServer(script: "tls_server")
             let url = URL(string: "https://127.0.0.1:\(server.port)/login")!
             let session = try TestEngine.session(url, redirectURI: "com.example:/cb")
             let recorder = EventRecorder(session)

@@ -1,0 +1,89 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// The client against an independent, widely used provider: django-oauth-toolkit (PyPI), run
+    /// by Fixtures/dot_provider.py on 127.0.0.1 with PKCE required and its consent page shown.
+    @Suite("Against django-oauth-toolkit")
+    struct DjangoOAuthToolkit {
+        static let redirect = "com.example.webauth:/callback"
+
+        /// Django's login form, then the consent page: allow or deny.
+        static func login(allow: Bool) -> @Sendable (WebAuthenticationSession) async throws -> Void {
+            { session in
+                try await session.waitForElement("#id_password")
+                try await session.evaluateJavaScript("""
+                    document.getElementById('id_username').value = 'alice';
+                    document.getElementById('id_password').value = 'wonderland';
+                    document.getElementById('sign-in').click();
+                    """)
+                let button = allow ? "input[name=allow]" : "input[type=submit]:not([name=allow])"
+                try await session.waitForElement(button)
+                try await session.evaluateJavaScript("document.querySelector(\(js(button))).click()")
+            }
+        }
+
+        func client(_ server: PythonFixtureServer) throws -> OpenIDConnectClient {
+            OpenIDConnectClient(issuer: server.url("/o").absoluteString, clientID: "webauth-test", redirectURI: try RedirectURI(Self.redirect))
+        }
+
+        func refreshCount(_ server: PythonFixtureServer) async throws -> Int {
+            let response = try await URLSessionHTTPClient().send(HTTPRequest(url: server.url("/test/counts")))
+            return Int(try JSONValue(parsing: String(decoding: response.body, as: UTF8.self))["refresh"]?.numberValue ?? -1)
+        }
+
+        @Test("sign in through the real engine, then single-flight refresh, userinfo, revocation and logout")
+        func lifecycle() async throws {
+            let server = try PythonFixtureServer(script: "dot_provider")
+            let client = try client(server)
+            let result = try await client.signIn(scopes: ["openid", "profile", "email"], options: TestEngine.options(),
+                                                 script: Self.login(allow: true))
+            #expect(result.idToken.issuer == server.url("/o").absoluteString)
+            #expect(result.idToken.audiences == ["webauth-test"])
+            #expect(result.tokens?.refreshToken != nil)
+
+            // Tokens live 30 s here, inside the 60 s tolerance: every caller finds them stale.
+            let manager = AuthStateManager(state: result.authState)
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 { group.addTask { try await manager.freshAccessToken() } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(tokens.count == 1)
+            #expect(try await refreshCount(server) == 1, "concurrent callers caused exactly one refresh, counted by the server")
+
+            let claims = try await manager.userinfo()
+            #expect(claims["sub"]?.stringValue == result.idToken.subject)
+
+            let state = await manager.state
+            let signedOut = try await client.signOut(state, options: TestEngine.options())
+            #expect(signedOut.reauthenticationReason == .signedOut)
+
+            // django-oauth-toolkit has a revocation endpoint but does not advertise it: given by hand.
+            var configuration = state.configuration
+            configuration.revocationEndpoint = server.url("/o/revoke_token/")
+            let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-test")
+            try await endpoint.revoke(try #require(state.refreshToken), hint: "refresh_token")
+            do {
+                _ = try await endpoint.refresh(refreshToken: try #require(state.refreshToken))
+                Issue.record("a revoked refresh token was accepted")
+            } catch let error as OpenIDConnectError {
+                guard case .token(let oauth) = error else { throw error }
+                #expect(oauth.isInvalidGrant)
+            }
+        }
+
+        @Test("the person denies consent: access_denied, easy to tell apart")
+        func denied() async throws {
+            let server = try PythonFixtureServer(script: "dot_provider")
+            do {
+                _ = try await client(server).signIn(options: TestEngine.options(), script: Self.login(allow: false))
+                Issue.record("signed in although consent was denied")
+            } catch let error as SignInError {
+                #expect(error.isUserCancellation, "\(error)")
+            }
+        }
+    }
+}
