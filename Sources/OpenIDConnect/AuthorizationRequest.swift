@@ -87,10 +87,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
         pairs += additionalParameters.sorted { $0.key < $1.key }
             .filter { !Self.reservedParameters.contains($0.key) }
             .map { ($0.key, $0.value) }
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
-        let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing + FormURLEncoding.encode(pairs)
-        return components.url!
+        return FormURLEncoding.appending(pairs, to: endpoint)
     }
 
     enum CodingKeys: String, CodingKey {

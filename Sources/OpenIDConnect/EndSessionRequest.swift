@@ -26,10 +26,7 @@ public struct EndSessionRequest: Sendable, Hashable {
             ("client_id", clientID), ("post_logout_redirect_uri", postLogoutRedirectURI.string), ("state", state),
         ]
         if let idTokenHint { pairs.insert(("id_token_hint", idTokenHint), at: 0) }
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
-        let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing + FormURLEncoding.encode(pairs)
-        return components.url!
+        return FormURLEncoding.appending(pairs, to: endpoint)
     }
 
     /// Checks the redirect that ends the logout: the `state` must be the one sent.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `application/x-www-form-urlencoded`, the encoding of OAuth parameters in a query string,
 /// a fragment and a form-post body (RFC 6749 Appendix B).
 public enum FormURLEncoding {
@@ -26,6 +28,14 @@ public enum FormURLEncoding {
     /// Encodes pairs for a query string or form body; only unreserved characters stay as they are.
     public static func encode(_ pairs: [(name: String, value: String)]) -> String {
         pairs.map { percentEncode($0.name) + "=" + percentEncode($0.value) }.joined(separator: "&")
+    }
+
+    /// `url` with `pairs` added after the query it already has (an endpoint's own parameters stay).
+    public static func appending(_ pairs: [(name: String, value: String)], to url: URL) -> URL {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + encode(pairs)
+        return components.url!
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
