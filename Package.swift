@@ -26,6 +26,12 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
+        .systemLibrary(
+            name: "CSecret",
+            path: "CShims/CSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         .target(
             name: "OpenIDConnect",
             dependencies: [
@@ -37,6 +43,7 @@ let package = Package(
             name: "WebAuthSession",
             dependencies: [
                 "CWebKitGTK",
+                "CSecret",
                 "OpenIDConnect",
                 .product(name: "Logging", package: "swift-log"),
             ]

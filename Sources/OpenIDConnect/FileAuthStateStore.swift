@@ -5,12 +5,10 @@ import Foundation
 /// the same directory, synced, then renamed over the old one, so a reader sees the old state or
 /// the new one, never half of either. A file that is not a saved state of this library (corrupt,
 /// or someone else's) is an error, and is never overwritten.
-public struct FileAuthStateStore: Sendable {
+public struct FileAuthStateStore: AuthStateStore {
     /// The file.
     public let fileURL: URL
 
-    /// The marker that says a file is ours.
-    static let format = "webauthsession.auth-state"
 
     /// A store in `directory`, or in the XDG state directory taken from `environment`.
     /// - Throws: ``AuthStateStoreError/invalidName(_:)`` for a name that is empty or has a `/`.
@@ -41,17 +39,14 @@ public struct FileAuthStateStore: Sendable {
         } catch {
             throw .io(path: fileURL.path, message: error.localizedDescription)
         }
-        return try decode(data)
+        return try AuthStateArchive.decode(data, location: fileURL.path)
     }
 
     /// Saves `state`, replacing the previous one atomically.
     /// - Throws: ``AuthStateStoreError``; the previous file stays as it was.
     public func save(_ state: AuthState) throws(AuthStateStoreError) {
         if FileManager.default.fileExists(atPath: fileURL.path) { _ = try load() }  // refuses to overwrite what is not ours
-        let encoded: Data
-        do { encoded = try JSONEncoder().encode(SavedFile(format: Self.format, state: state)) } catch {
-            throw .io(path: fileURL.path, message: "encoding failed: \(error)")
-        }
+        let encoded = try AuthStateArchive.encode(state, location: fileURL.path)
         let directory = fileURL.deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -65,18 +60,6 @@ public struct FileAuthStateStore: Sendable {
     /// Deletes the saved state (signing out). No file is not an error.
     public func remove() throws(AuthStateStoreError) {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw .io(path: fileURL.path, message: String(cString: strerror(errno))) }
-    }
-
-    private func decode(_ data: Data) throws(AuthStateStoreError) -> AuthState {
-        guard let marker = try? JSONDecoder().decode(FormatMarker.self, from: data) else {
-            throw .corrupt(path: fileURL.path, reason: "not a JSON object")
-        }
-        guard marker.format == Self.format else { throw .foreignFile(path: fileURL.path) }
-        do {
-            return try JSONDecoder().decode(SavedFile.self, from: data).state
-        } catch {
-            throw .corrupt(path: fileURL.path, reason: String(describing: error))
-        }
     }
 
     private func writeAtomically(_ data: Data, directory: String) throws(AuthStateStoreError) {
@@ -101,12 +84,6 @@ public struct FileAuthStateStore: Sendable {
             unlink(temporary)
             throw .io(path: fileURL.path, message: failure)
         }
-    }
-
-    private struct FormatMarker: Decodable { let format: String? }
-    private struct SavedFile: Codable {
-        let format: String
-        let state: AuthState
     }
 }
 

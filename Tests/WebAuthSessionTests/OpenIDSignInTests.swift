@@ -115,3 +115,37 @@ extension EngineTests.OpenIDSignIn {
         #expect(provider.logoutHints == [result.idToken.rawValue])
     }
 }
+
+extension EngineTests.OpenIDSignIn {
+    @Test("sign out can clear the profile's cookies and the stored state")
+    func signOutClears() async throws {
+        let provider = try await provider()
+        let site = try await TestSite.start()
+        let cookiePage = site.page(body: """
+            <script>const had = document.cookie; document.cookie = 'visitor=1; max-age=3600';
+            location.href = 'com.example:/cb?cookie=' + encodeURIComponent(had)</script>
+            """)
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-profile-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-store-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: profile)
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        var options = TestEngine.options()
+        options.websiteData = .persistent(profileDirectory: profile)
+        func visitCookiePage() async throws -> String? {
+            try await TestEngine.session(cookiePage, redirectURI: "com.example:/cb", options: options).start()["cookie"]
+        }
+        _ = try await visitCookiePage()
+        #expect(try await visitCookiePage() == "visitor=1")
+
+        let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                         redirectURI: try RedirectURI("com.example.webauth:/callback"))
+        let result = try await client.signIn(options: options, script: Self.login)
+        let store = try FileAuthStateStore(name: "app", directory: scratch)
+        try store.save(result.authState)
+        _ = try await client.signOut(result.authState, options: options, clearWebsiteData: true, store: store)
+        #expect(try store.load() == nil)
+        #expect(try await visitCookiePage() == "", "the profile's cookie survived sign-out")
+    }
+}

@@ -9,6 +9,8 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
     case openIDConnect(OpenIDConnectError)
     /// The login script threw; `message` is its error.
     case script(String)
+    /// The saved state could not be removed (sign-out) or written.
+    case storage(AuthStateStoreError)
 
     /// The person refused or closed the window: nothing to report as a failure.
     public var isUserCancellation: Bool {
@@ -24,6 +26,7 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
         case .session(let error): "\(error)"
         case .openIDConnect(let error): "\(error)"
         case .script(let message): "login script failed: \(message)"
+        case .storage(let error): "\(error)"
         }
     }
 }

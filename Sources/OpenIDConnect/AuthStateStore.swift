@@ -1,0 +1,46 @@
+import Foundation
+
+/// Somewhere an ``AuthState`` is kept between runs.
+public protocol AuthStateStore: Sendable {
+    /// The saved state, or `nil` when there is none.
+    func load() throws(AuthStateStoreError) -> AuthState?
+    /// Saves `state` in place of the previous one, all or nothing.
+    func save(_ state: AuthState) throws(AuthStateStoreError)
+    /// Deletes the saved state; none is not an error.
+    func remove() throws(AuthStateStoreError)
+}
+
+/// The saved form of an ``AuthState``, shared by every store: a JSON object with a format marker,
+/// so that what is not ours (or is damaged) is recognised and never overwritten.
+public enum AuthStateArchive {
+    /// The marker that says the content is ours.
+    public static let format = "webauthsession.auth-state"
+
+    /// The archive of `state`; `location` names the store in errors.
+    public static func encode(_ state: AuthState, location: String) throws(AuthStateStoreError) -> Data {
+        do { return try JSONEncoder().encode(Archive(format: format, state: state)) } catch {
+            throw .io(path: location, message: "encoding failed: \(error)")
+        }
+    }
+
+    /// The state in `data`.
+    /// - Throws: ``AuthStateStoreError/foreignFile(path:)`` for someone else's content,
+    ///   ``AuthStateStoreError/corrupt(path:reason:)`` for ours, damaged or of another version.
+    public static func decode(_ data: Data, location: String) throws(AuthStateStoreError) -> AuthState {
+        guard let marker = try? JSONDecoder().decode(FormatMarker.self, from: data) else {
+            throw .corrupt(path: location, reason: "not a JSON object")
+        }
+        guard marker.format == format else { throw .foreignFile(path: location) }
+        do {
+            return try JSONDecoder().decode(Archive.self, from: data).state
+        } catch {
+            throw .corrupt(path: location, reason: String(describing: error))
+        }
+    }
+
+    private struct FormatMarker: Decodable { let format: String? }
+    private struct Archive: Codable {
+        let format: String
+        let state: AuthState
+    }
+}
