@@ -230,7 +230,7 @@ public final class OpenIDProvider: Sendable {
             "iat": .number(now), "exp": .number(now + Double(accessTokenLifetime)), "auth_time": .number(now),
         ]
         if includeNonce, let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
-        guard let idToken = try? await keys.sign(ClaimPayload(claims: claims), kid: "dev-es256") else {
+        guard let idToken = try? await keys.sign(JWTClaimSet(claims: claims), kid: "dev-es256") else {
             return LocalHTTPResponse(status: 500, body: "signing failed")
         }
         var body: [String: JSONValue] = [
@@ -297,14 +297,5 @@ public final class OpenIDProvider: Sendable {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    /// ID-token claims for jwt-kit to sign.
-    private struct ClaimPayload: JWTPayload {
-        let claims: [String: JSONValue]
-        init(claims: [String: JSONValue]) { self.claims = claims }
-        init(from decoder: any Decoder) throws { claims = try [String: JSONValue](from: decoder) }
-        func encode(to encoder: any Encoder) throws { try claims.encode(to: encoder) }
-        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }

@@ -50,7 +50,7 @@ public struct IDTokenValidator: Sendable {
         do {
             let keys = JWTKeyCollection()
             try await keys.add(jwk: key)
-            claims = try await keys.verify(token, as: ClaimSet.self).claims
+            claims = try await keys.verify(token, as: JWTClaimSet.self).claims
         } catch {
             throw .invalidSignature
         }
@@ -84,14 +84,6 @@ public struct IDTokenValidator: Sendable {
         if let nonce {
             guard claims["nonce"]?.stringValue == nonce else { throw .nonceMismatch }
         }
-    }
-
-    /// Every claim of a token, for jwt-kit to decode once the signature has verified.
-    private struct ClaimSet: JWTPayload {
-        let claims: [String: JSONValue]
-        init(from decoder: any Decoder) throws { claims = try [String: JSONValue](from: decoder) }
-        func encode(to encoder: any Encoder) throws { try claims.encode(to: encoder) }
-        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }
 
