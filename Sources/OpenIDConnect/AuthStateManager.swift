@@ -17,7 +17,7 @@ public actor AuthStateManager {
     private let validator: IDTokenValidator?
     private let http: any HTTPClient
     private let save: @Sendable (AuthState) async throws -> Void
-    private var refreshing: Task<AuthState, any Error>?
+    private var refreshing: Task<Result<AuthState, AuthStateError>, Never>?
 
     /// A manager for `state`.
     /// - Parameters:
@@ -89,19 +89,13 @@ public actor AuthStateManager {
         if let reason = state.reauthenticationReason { throw .signInRequired(reason) }
         if !force, state.isAccessTokenFresh(tolerance: tolerance) { return state }
         let task = refreshing ?? startRefresh()
-        do {
-            return try await task.value
-        } catch let error as AuthStateError {
-            throw error
-        } catch {
-            throw .openIDConnect(.unexpectedResponse(url: "", status: 0, contentType: nil, snippet: String(describing: error)))
-        }
+        return try await task.value.get()
     }
 
-    private func startRefresh() -> Task<AuthState, any Error> {
-        let task = Task {
+    private func startRefresh() -> Task<Result<AuthState, AuthStateError>, Never> {
+        let task = Task { () -> Result<AuthState, AuthStateError> in
             defer { refreshing = nil }
-            return try await refresh()
+            do throws(AuthStateError) { return .success(try await refresh()) } catch { return .failure(error) }
         }
         refreshing = task
         return task

@@ -3,10 +3,9 @@ import Foundation
 /// Decoding the JSON bodies of provider endpoints, turning anything else into
 /// ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)`` instead of a crash.
 enum JSONResponse {
-    /// Decodes `response` (which must have status `expectedStatus` and a JSON body) as `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, url: URL,
-                                     expectedStatus: Int = 200) throws(OpenIDConnectError) -> T {
-        guard response.status == expectedStatus, let value = try? JSONDecoder().decode(T.self, from: response.body) else {
+    /// Decodes `response` (which must have status 200 and a JSON body) as `T`.
+    static func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, url: URL) throws(OpenIDConnectError) -> T {
+        guard response.status == 200, let value = try? JSONDecoder().decode(T.self, from: response.body) else {
             throw unexpected(response, url: url)
         }
         return value
