@@ -1,23 +1,76 @@
-/// The HTML of the development login pages: plain, accessible, with stable element IDs
-/// (`#username`, `#password`, `#sign-in`, `#error`) for scripts.
+/// The HTML of the development provider's pages: plain, accessible, with stable element IDs for
+/// scripts (`#username`, `#password`, `#sign-in`, `#use-email-code`, `#email`, `#send-code`,
+/// `#code`, `#verify`, `#resend`, `#allow`, `#deny`, and `#error` / `#notice` for messages).
+/// Every form posts back to the authorization URL it was shown at; a hidden `step` says which.
 enum LoginPage {
-    /// The login form; `hint` is shown under it (the demo account), `error` above it.
-    static func form(title: String, error: String?, hint: String?) -> String {
-        document(title: title, body: """
+    /// The user name and password form.
+    static func password(error: String?) -> String {
+        document(title: "Sign in to the development provider", body: """
             <h1>Sign in</h1>
-            \(error.map { "<p id='error' role='alert'>\(escape($0))</p>" } ?? "")
+            \(alert(error))
             <form method="post">
+              <input type="hidden" name="step" value="password">
               <label>User name <input id="username" name="username" autocomplete="username" autofocus></label>
               <label>Password <input id="password" name="password" type="password" autocomplete="current-password"></label>
               <button id="sign-in" type="submit">Sign in</button>
             </form>
-            \(hint.map { "<p class='hint'>\(escape($0))</p>" } ?? "")
+            <form method="post"><input type="hidden" name="step" value="choose-email">
+              <button id="use-email-code" class="link" type="submit">Email me a code instead</button></form>
+            """)
+    }
+
+    /// The first page of the email one-time-code login: the address.
+    static func email(error: String?) -> String {
+        document(title: "Sign in with an email code", body: """
+            <h1>Sign in with an email code</h1>
+            \(alert(error))
+            <form method="post">
+              <input type="hidden" name="step" value="email">
+              <label>Email <input id="email" name="email" type="email" autocomplete="email" autofocus></label>
+              <button id="send-code" type="submit">Send code</button>
+            </form>
+            """)
+    }
+
+    /// The second page: the code sent to `email`, with "resend".
+    static func code(email: String, error: String?, notice: String?) -> String {
+        document(title: "Enter your code", body: """
+            <h1>Enter your code</h1>
+            \(notice.map { "<p id='notice' role='status'>\(escape($0))</p>" } ?? "")
+            \(alert(error))
+            <form method="post">
+              <input type="hidden" name="step" value="code"><input type="hidden" name="email" value="\(escape(email))">
+              <label>Code <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" autofocus></label>
+              <button id="verify" type="submit">Verify</button>
+            </form>
+            <form method="post">
+              <input type="hidden" name="step" value="resend"><input type="hidden" name="email" value="\(escape(email))">
+              <button id="resend" class="link" type="submit">Send a new code</button>
+            </form>
+            """)
+    }
+
+    /// The consent page: may `clientID` have `scopes`?
+    static func consent(clientID: String, scopes: [String], interaction: String) -> String {
+        document(title: "Allow access?", body: """
+            <h1>Allow access?</h1>
+            <p><strong id="client">\(escape(clientID))</strong> asks for:</p>
+            <ul id="scopes">\(scopes.map { "<li>\(escape($0))</li>" }.joined())</ul>
+            <form method="post">
+              <input type="hidden" name="step" value="consent"><input type="hidden" name="interaction" value="\(escape(interaction))">
+              <button id="allow" name="decision" value="allow" type="submit">Allow</button>
+              <button id="deny" name="decision" value="deny" type="submit" class="secondary">Deny</button>
+            </form>
             """)
     }
 
     /// A page that only says something (an error that must not be redirected anywhere).
     static func message(title: String, _ text: String) -> String {
         document(title: title, body: "<h1>\(escape(title))</h1><p id='message'>\(escape(text))</p>")
+    }
+
+    private static func alert(_ error: String?) -> String {
+        error.map { "<p id='error' role='alert'>\(escape($0))</p>" } ?? ""
     }
 
     private static func document(title: String, body: String) -> String {
@@ -28,7 +81,8 @@ enum LoginPage {
           body { font: 16px system-ui, sans-serif; max-width: 22rem; margin: 3rem auto; color: #1d1d1f; }
           label { display: block; margin: 1rem 0; } input { display: block; width: 100%; padding: .5rem; font: inherit; }
           button { padding: .6rem 1.2rem; font: inherit; background: #2b59c3; color: white; border: 0; border-radius: 4px; }
-          #error { color: #b00020; } .hint { color: #666; font-size: .9rem; }
+          button.secondary { background: #666; } button.link { background: none; color: #2b59c3; padding: 0; margin-top: 1rem; }
+          #error { color: #b00020; } #notice { color: #1b6e20; }
         </style></head><body>\(body)</body></html>
         """
     }

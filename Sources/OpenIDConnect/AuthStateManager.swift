@@ -69,6 +69,13 @@ public actor AuthStateManager {
         return claims
     }
 
+    /// Refreshes now, whether or not the access token is stale (joining a refresh in flight),
+    /// and returns the new state.
+    @discardableResult
+    public func refreshNow() async throws(AuthStateError) -> AuthState {
+        try await freshState(force: true)
+    }
+
     /// Marks the state as signed out and saves it.
     public func markSignedOut() async throws(AuthStateError) {
         var next = state

@@ -1,25 +1,30 @@
 import ArgumentParser
 import DevProvider
 import Foundation
-import Logging
 import OpenIDConnect
 import WebAuthSession
 
-/// `webauth demo`: a complete OpenID Connect sign-in against a provider served in-process.
+/// `webauth demo`: the whole life of a sign-in against a provider served in-process.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sign in to a development OpenID provider served by this process, through the real engine.",
+        abstract: "Sign in to a development OpenID provider served by this process, refresh, call userinfo, sign out.",
         discussion: """
             Starts an OpenID provider on 127.0.0.1, discovers it, opens its login page in the \
             embedded WebKitGTK view (headless, on a private Xvfb when there is no display) with \
-            PKCE, state and nonce, types the demo account (a wrong password first, to show the \
-            error page), catches the redirect to com.example.webauth:/callback before it reaches \
-            the network, exchanges the code, validates the ID token, and prints its claims as JSON \
-            on stdout. Progress and timings go to stderr; tokens are never printed.
+            PKCE, state and nonce, and runs a login script: a wrong password first (the page shows \
+            its error), then the right one, then Allow on the consent page. The redirect to \
+            com.example.webauth:/callback is caught before it reaches the network; the code is \
+            exchanged and the ID token validated. Then the tokens are refreshed (the refresh token \
+            rotates), userinfo is called, and the person is signed out at the provider. Each step \
+            is narrated with its time on stderr; the claims are printed as JSON on stdout. Tokens \
+            are never printed.
             """)
 
     @Flag(help: "Show the sign-in window and let a person type (needs a display). The account is alice / wonderland.")
     var interactive = false
+
+    @Flag(help: "Sign in with a one-time code sent to alice@example.com (read from the provider's outbox) instead of a password.")
+    var emailCode = false
 
     @Option(help: "Seconds to wait for the sign-in.")
     var timeout: Int = 120
@@ -28,82 +33,83 @@ struct Demo: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .warning
-            return handler
-        }
-        let narrator = Narrator()
-        let provider = try await OpenIDProvider.start()
-        narrator.say("OpenID provider at \(provider.issuer)")
-        let client = OpenIDConnectClient(issuer: provider.issuer, clientID: OpenIDProvider.Client.demo.clientID,
-                                         redirectURI: try RedirectURI(OpenIDProvider.Client.demo.redirectURIs[0]))
-        var options = SessionOptions()
-        options.presentation = interactive ? .window() : .headless
-        options.timeout = .seconds(timeout)
-        let login: @Sendable (WebAuthenticationSession) async throws -> Void = { session in
-            try await Demo.login(session, narrator)
-        }
-        let script = interactive ? nil : login
-        let result: SignInResult
-        do {
-            result = try await client.signIn(scopes: ["openid", "profile", "offline_access"], options: options, script: script)
-        } catch {
-            throw DemoError.signInFailed(error)
-        }
-        await provider.stop()
-        narrator.say("signed in: \(result)")
-        print(JSONValue.object(result.idToken.claims).description)
-    }
-
-    /// What a login script does: follow the page, a wrong password first, then the right one.
-    private static func login(_ session: WebAuthenticationSession, _ narrator: Narrator) async throws {
-        // The event stream ends with the session, and so does this task.
-        Task { for await event in session.events { narrator.report(event) } }
-        let user = OpenIDProvider.User.alice
-        for password in ["not-the-password", user.password] {
-            try await session.waitForElement("#password")
-            narrator.say(password == user.password ? "typing the demo password" : "typing a wrong password first")
-            try await session.evaluateJavaScript("""
-                document.getElementById('username').value = \(JSONValue.string(user.username));
-                document.getElementById('password').value = \(JSONValue.string(password));
-                document.getElementById('sign-in').click();
-                """)
-            if password != user.password {
-                try await session.waitForElement("#error")
-                let message = try await session.evaluateJavaScript("document.getElementById('error').textContent")
-                narrator.say("the page says: \(message.stringValue ?? "")")
+        try await reportingFailures {
+            let narrator = Narrator(verbose: verbose)
+            var settings = DevProviderConfiguration()
+            settings.clients = [OpenIDProvider.Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"],
+                                                      requiresConsent: true)]
+            let provider: OpenIDProvider
+            do { provider = try await OpenIDProvider.start(configuration: settings) } catch {
+                throw CommandFailure(.localFailure, "the development provider could not start: \(error)")
             }
+            narrator.say("OpenID provider at \(provider.issuer)")
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try! RedirectURI("com.example.webauth:/callback"))
+            var options = SessionOptions()
+            options.presentation = interactive ? .window() : .headless
+            options.timeout = .seconds(timeout)
+            let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
+            let emailCode = self.emailCode, interactive = self.interactive
+            do {
+                let result = try await narrator.timed("signed in") {
+                    try await narrator.waiting(for: "the sign-in") {
+                        try await client.signIn(scopes: ["openid", "profile", "email", "offline_access"], options: options) { session in
+                            narrator.follow(session)
+                            guard !interactive else { return }
+                            try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator)
+                                                : Self.signInWithPassword(session, narrator)
+                        }
+                    }
+                }
+                narrator.say("ID token valid: sub \(result.idToken.subject), nonce matched, signed with ES256")
+                let manager = AuthStateManager(state: result.authState)
+                let refreshed = try await narrator.timed("refreshed the tokens (the refresh token rotated)") {
+                    try await manager.refreshNow()
+                }
+                narrator.say("new access token valid until \(refreshed.lastTokenResponse?.accessTokenExpiresAt.map { "\($0)" } ?? "?")")
+                let userinfo = try await narrator.timed("called userinfo") { try await manager.userinfo() }
+                _ = try await narrator.timed("signed out at the provider") {
+                    try await client.signOut(refreshed, options: options)
+                }
+                print(JSONValue.object(result.idToken.claims.merging(userinfo) { $1 }).description)
+            } catch let error as SignInError {
+                throw CommandFailure(error)
+            } catch let error as AuthStateError {
+                throw CommandFailure(error)
+            }
+            await provider.stop()
         }
     }
-}
 
-/// Why the demo failed; ArgumentParser prints it as one line and exits with status 1.
-enum DemoError: Error, CustomStringConvertible {
-    case signInFailed(SignInError)
-
-    var description: String {
-        switch self {
-        case .signInFailed(let error): "sign-in failed: \(error)"
-        }
-    }
-}
-
-/// Progress lines with timings on stderr.
-final class Narrator: Sendable {
-    private let start = ContinuousClock.now
-
-    func say(_ message: String) {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        FileHandle.standardError.write(Data(String(format: "[%6d ms] %@\n", milliseconds, message).utf8))
+    /// A wrong password first (the page says so), then alice's, then Allow.
+    private static func signInWithPassword(_ session: WebAuthenticationSession, _ narrator: Narrator) async throws {
+        let passwords = ["WRONG_PASSWORD": "not-the-password", "PASSWORD": OpenIDProvider.User.alice.password]
+        narrator.say("typing a wrong password first")
+        try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("WRONG_PASSWORD")),
+                               .click("#sign-in"), .waitForElement("#error")])
+            .run(in: session, environment: passwords)
+        let message = try await session.evaluateJavaScript("document.getElementById('error').textContent")
+        narrator.say("the page says: \(message.stringValue ?? "")")
+        narrator.say("typing the demo password")
+        try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
+                               .click("#sign-in")])
+            .run(in: session, environment: passwords)
+        try await allow(session, narrator)
     }
 
-    func report(_ event: WebAuthenticationEvent) {
-        switch event {
-        case .loadCommitted(let url, let host, _): say("page from \(host): \(URLRedaction.redactingValues(url))")
-        case .navigation(let decision) where decision.verdict != .allowed: say("navigation \(decision)")
-        default: break
-        }
+    /// Email, the code from the provider's outbox, then Allow.
+    private static func signInWithEmailCode(_ session: WebAuthenticationSession, outbox: URL, _ narrator: Narrator) async throws {
+        narrator.say("asking for a code by email")
+        try await LoginScript([.click("#use-email-code"), .fill("#email", .literal(OpenIDProvider.User.alice.email)),
+                               .click("#send-code"), .waitForElement("#code")]).run(in: session)
+        narrator.say("reading the code from the provider's outbox")
+        try await LoginScript([.fill("#code", .outbox(outbox)), .click("#verify")]).run(in: session)
+        try await allow(session, narrator)
+    }
+
+    private static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator) async throws {
+        try await session.waitForElement("#allow")
+        narrator.say("allowing access on the consent page")
+        try await LoginScript([.click("#allow")]).run(in: session)
     }
 }

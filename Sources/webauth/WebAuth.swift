@@ -5,6 +5,12 @@ import ArgumentParser
 struct WebAuth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webauth",
-        abstract: "Sign in through an embedded WebKitGTK view and catch the redirect.",
-        subcommands: [Demo.self])
+        abstract: "Sign in to OpenID Connect providers through an embedded WebKitGTK view and catch the redirect.",
+        discussion: """
+            Exit statuses: 0 success; 1 a local failure (no display, the saved sign-in unusable); \
+            2 cancelled or denied by the person; 3 a provider or protocol error; 4 a network or TLS \
+            error; 5 timed out; 6 not signed in (run webauth login); 7 the login script failed; \
+            64 a usage or configuration error.
+            """,
+        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Provider.self])
 }

@@ -22,16 +22,28 @@ extension WebAuthenticationSession {
     /// Waits until an element matching the CSS `selector` is in the page, across page loads.
     /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``.
     public func waitForElement(_ selector: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
-        let condition = "element '\(selector)'"
-        let selectorLiteral = JSONValue.string(selector).description
+        try await waitForPage(where: "document.querySelector(\(JSONValue.string(selector)))", condition: "element '\(selector)'",
+                              timeout: timeout)
+    }
+
+    /// Waits until the page's visible text contains `text`, across page loads.
+    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``.
+    public func waitForText(_ text: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
+        try await waitForPage(where: "document.body && document.body.innerText.includes(\(JSONValue.string(text)))",
+                              condition: "text '\(text)'", timeout: timeout)
+    }
+
+    /// Waits until the JavaScript expression `predicate` is truthy in the page, checked again
+    /// on every change of the document (a MutationObserver, no polling).
+    private func waitForPage(where predicate: String, condition: String, timeout: Duration) async throws(PageScriptError) {
         let body = """
-            const selector = \(selectorLiteral);
-            if (document.querySelector(selector)) return true;
+            const satisfied = () => Boolean(\(predicate));
+            if (satisfied()) return true;
             return await new Promise((resolve) => {
                 const observer = new MutationObserver(() => {
-                    if (document.querySelector(selector)) { observer.disconnect(); resolve(true); }
+                    if (satisfied()) { observer.disconnect(); resolve(true); }
                 });
-                observer.observe(document, { childList: true, subtree: true, attributes: true });
+                observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
             });
             """
         try await waitAcrossPageChanges(for: condition, timeout: timeout) { view, done in

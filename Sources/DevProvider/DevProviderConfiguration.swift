@@ -1,0 +1,165 @@
+import Foundation
+
+/// What the development provider knows: its users and clients, how people sign in, token
+/// lifetimes and the faults to inject. Built-in defaults, or a small JSON file:
+///
+/// ```json
+/// {
+///   "users": [{"username": "alice", "password": "wonderland", "subject": "248289761001",
+///              "name": "Alice Liddell", "email": "alice@example.com"}],
+///   "clients": [{"client_id": "webauth-demo", "redirect_uris": ["com.example.webauth:/callback"],
+///                "require_consent": true}],
+///   "login_method": "password",
+///   "access_token_lifetime": 300,
+///   "faults": ["slow"], "slow_response_seconds": 2
+/// }
+/// ```
+/// Every key is optional; a missing one keeps its default.
+public struct DevProviderConfiguration: Sendable, Hashable, Codable {
+    /// A person who can sign in.
+    public struct User: Sendable, Hashable, Codable {
+        /// Login name.
+        public var username: String
+        /// Password.
+        public var password: String
+        /// The `sub` claim.
+        public var subject: String
+        /// The `name` claim.
+        public var name: String
+        /// The `email` claim; the address the email one-time code goes to.
+        public var email: String
+
+        /// A user.
+        public init(username: String, password: String, subject: String, name: String, email: String) {
+            (self.username, self.password, self.subject, self.name, self.email) = (username, password, subject, name, email)
+        }
+
+        /// The built-in demo user, alice / wonderland.
+        public static let alice = User(username: "alice", password: "wonderland", subject: "248289761001",
+                                       name: "Alice Liddell", email: "alice@example.com")
+        /// A second built-in user, bob / builder.
+        public static let bob = User(username: "bob", password: "builder", subject: "248289761002",
+                                     name: "Bob Builder", email: "bob@example.com")
+    }
+
+    /// A registered client.
+    public struct Client: Sendable, Hashable, Codable {
+        /// `client_id`.
+        public var clientID: String
+        /// The secret of a confidential client (`client_secret_basic` or `client_secret_post`);
+        /// `nil` for a public client, which authenticates with PKCE alone.
+        public var clientSecret: String?
+        /// Redirect URIs, matched exactly.
+        public var redirectURIs: [String]
+        /// Where the end-session endpoint may send the person back to; by default the redirect URIs.
+        public var postLogoutRedirectURIs: [String]
+        /// Whether the person is asked to allow the client's access after signing in.
+        public var requiresConsent: Bool
+
+        /// A client.
+        public init(clientID: String, clientSecret: String? = nil, redirectURIs: [String], postLogoutRedirectURIs: [String]? = nil,
+                    requiresConsent: Bool = false) {
+            self.clientID = clientID
+            self.clientSecret = clientSecret
+            self.redirectURIs = redirectURIs
+            self.postLogoutRedirectURIs = postLogoutRedirectURIs ?? redirectURIs
+            self.requiresConsent = requiresConsent
+        }
+
+        /// The built-in demo client: public, `com.example.webauth:/callback`, no consent page.
+        public static let demo = Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"])
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
+            case postLogoutRedirectURIs = "post_logout_redirect_uris", requiresConsent = "require_consent"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(clientID: try container.decode(String.self, forKey: .clientID),
+                      clientSecret: try container.decodeIfPresent(String.self, forKey: .clientSecret),
+                      redirectURIs: try container.decode([String].self, forKey: .redirectURIs),
+                      postLogoutRedirectURIs: try container.decodeIfPresent([String].self, forKey: .postLogoutRedirectURIs),
+                      requiresConsent: try container.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false)
+        }
+    }
+
+    /// How a person proves who they are on the login page.
+    public enum LoginMethod: String, Sendable, Hashable, Codable, CaseIterable {
+        /// User name and password.
+        case password
+        /// An email address, then a one-time code sent to it (read it from ``OpenIDProvider/outbox``).
+        case emailCode = "email_code"
+    }
+
+    /// The people who can sign in. Default: alice and bob.
+    public var users: [User] = [.alice, .bob]
+    /// The registered clients. Default: ``Client/demo``.
+    public var clients: [Client] = [.demo]
+    /// The login page shown first. A request can ask for the other with `login_method=...`. Default: password.
+    public var loginMethod: LoginMethod = .password
+    /// Access-token (and ID-token) lifetime in seconds. Default: 300.
+    public var accessTokenLifetime: Int = 300
+    /// Faults to inject from the start. Default: none.
+    public var faults: Set<ProviderFault> = []
+    /// How long ``ProviderFault/slow`` delays each response, in seconds. Default: 3.
+    public var slowResponseSeconds: Double = 3
+
+    /// The defaults.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case users, clients, faults
+        case loginMethod = "login_method", accessTokenLifetime = "access_token_lifetime", slowResponseSeconds = "slow_response_seconds"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = DevProviderConfiguration()
+        users = try container.decodeIfPresent([User].self, forKey: .users) ?? defaults.users
+        clients = try container.decodeIfPresent([Client].self, forKey: .clients) ?? defaults.clients
+        loginMethod = try container.decodeIfPresent(LoginMethod.self, forKey: .loginMethod) ?? defaults.loginMethod
+        accessTokenLifetime = try container.decodeIfPresent(Int.self, forKey: .accessTokenLifetime) ?? defaults.accessTokenLifetime
+        faults = try container.decodeIfPresent(Set<ProviderFault>.self, forKey: .faults) ?? defaults.faults
+        slowResponseSeconds = try container.decodeIfPresent(Double.self, forKey: .slowResponseSeconds) ?? defaults.slowResponseSeconds
+    }
+
+    /// Reads a configuration file.
+    /// - Throws: ``DevProviderConfigurationError``.
+    public static func load(from file: URL) throws(DevProviderConfigurationError) -> DevProviderConfiguration {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch { throw .unreadable(path: file.path, message: error.localizedDescription) }
+        let configuration: DevProviderConfiguration
+        do { configuration = try JSONDecoder().decode(DevProviderConfiguration.self, from: data) } catch {
+            throw .malformed(path: file.path, message: String(describing: error))
+        }
+        try configuration.validate(path: file.path)
+        return configuration
+    }
+
+    func validate(path: String) throws(DevProviderConfigurationError) {
+        guard !clients.isEmpty else { throw .malformed(path: path, message: "no clients") }
+        guard accessTokenLifetime > 0 else { throw .malformed(path: path, message: "access_token_lifetime must be positive") }
+        if let client = clients.first(where: { $0.redirectURIs.isEmpty }) {
+            throw .malformed(path: path, message: "client '\(client.clientID)' has no redirect_uris")
+        }
+    }
+}
+
+/// Why a development-provider configuration file could not be used.
+public enum DevProviderConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(path: String, message: String)
+    /// The file is not a valid configuration.
+    case malformed(path: String, message: String)
+    /// The signing-key file is not a PEM-encoded P-256 private key.
+    case invalidSigningKey(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let message): "cannot read \(path): \(message)"
+        case .malformed(let path, let message): "\(path) is not a valid provider configuration: \(message)"
+        case .invalidSigningKey(let path, let message): "\(path) is not a PEM P-256 (ES256) private key: \(message)"
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import OpenIDConnect
+
+/// The authorization endpoint: request checks, the login pages (password, or email and one-time
+/// code), consent, and the response to the client's redirect URI.
+extension OpenIDProvider {
+    /// How many wrong codes an address may try before it must ask for a new one.
+    static let oneTimeCodeTries = 3
+
+    func authorize(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+        let query = Self.fields(request.query)
+        // Never redirect to a URI that is not registered for the client: show the error instead.
+        guard let client = client(query["client_id"]) else {
+            return .html(LoginPage.message(title: "Unknown client", "This application is not registered."), status: 400)
+        }
+        guard let redirect = query["redirect_uri"], client.redirectURIs.contains(redirect) else {
+            return .html(LoginPage.message(title: "Invalid redirect URI", "The redirect URI is not registered for this application."), status: 400)
+        }
+        let respond = { (pairs: [(name: String, value: String)]) -> LocalHTTPResponse in
+            let issuer = self.has(.wrongIssuer) ? "https://attacker.example" : self.issuer
+            return self.redirect(to: redirect, mode: query["response_mode"], pairs + [("state", query["state"] ?? ""), ("iss", issuer)])
+        }
+        guard query["response_type"] == "code" else { return respond([("error", "unsupported_response_type")]) }
+        guard let challenge = query["code_challenge"], query["code_challenge_method"] == "S256" else {
+            return respond([("error", "invalid_request"), ("error_description", "PKCE with S256 is required")])
+        }
+        let form = request.method == "POST" ? Self.fields(request.body) : [:]
+        let step = loginStep(form: form, query: query, method: request.method)
+        guard case .authenticated(let subject) = step else {
+            if case .page(let page, let status) = step { return .html(page, status: status) }
+            return .html(LoginPage.message(title: "Bad request", "The form is not one of this provider's."), status: 400)
+        }
+        let scope = query["scope"] ?? "openid"
+        if form["step"] == "consent" {
+            guard form["decision"] == "allow" else {
+                return respond([("error", "access_denied"), ("error_description", "the person denied access")])
+            }
+        } else if client.requiresConsent {
+            let interaction = Self.randomToken()
+            state.withLock { $0.pendingConsents[interaction] = PendingConsent(subject: subject, query: query) }
+            return .html(LoginPage.consent(clientID: client.clientID, scopes: scope.split(separator: " ").map(String.init),
+                                           interaction: interaction))
+        }
+        if has(.deny) { return respond([("error", "access_denied"), ("error_description", "the person denied access")]) }
+        let code = Self.randomToken()
+        let grant = Grant(clientID: client.clientID, redirectURI: redirect, codeChallenge: challenge, nonce: query["nonce"],
+                          subject: subject, scope: scope)
+        state.withLock { $0.codes[code] = grant }
+        return respond([("code", code)])
+    }
+
+    /// Where a login stands after this request.
+    enum LoginStep {
+        /// Show a page.
+        case page(String, status: Int)
+        /// The person is known (and, for a consent decision, was already known).
+        case authenticated(subject: String)
+        /// A form this provider never sent.
+        case invalid
+    }
+
+    func loginStep(form: [String: String], query: [String: String], method: String) -> LoginStep {
+        let preferred = DevProviderConfiguration.LoginMethod(rawValue: query["login_method"] ?? "") ?? configuration.loginMethod
+        guard method == "POST" else {
+            return .page(preferred == .password ? LoginPage.password(error: nil) : LoginPage.email(error: nil), status: 200)
+        }
+        switch form["step"] ?? "password" {
+        case "password":
+            guard let user = configuration.users.first(where: { $0.username == form["username"] && $0.password == form["password"] }) else {
+                return .page(LoginPage.password(error: "Wrong user name or password."), status: 401)
+            }
+            return .authenticated(subject: user.subject)
+        case "choose-email":
+            return .page(LoginPage.email(error: nil), status: 200)
+        case "email", "resend":
+            let address = form["email"] ?? ""
+            guard configuration.users.contains(where: { $0.email.caseInsensitiveCompare(address) == .orderedSame }) else {
+                return .page(LoginPage.email(error: "There is no account with that email address."), status: 404)
+            }
+            sendOneTimeCode(to: address)
+            let notice = form["step"] == "resend" ? "A new code was sent to \(address)." : "We sent a code to \(address)."
+            return .page(LoginPage.code(email: address, error: nil, notice: notice), status: 200)
+        case "code":
+            return verifyOneTimeCode(email: form["email"] ?? "", code: form["code"] ?? "")
+        case "consent":
+            guard let pending = state.withLock({ $0.pendingConsents.removeValue(forKey: form["interaction"] ?? "") }),
+                  pending.query == query else {
+                return .invalid
+            }
+            return .authenticated(subject: pending.subject)
+        default:
+            return .invalid
+        }
+    }
+
+    private func sendOneTimeCode(to address: String) {
+        var generator = SystemRandomNumberGenerator()
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+        let key = address.lowercased()
+        state.withLock { state in
+            state.oneTimeCodes[key] = OneTimeCode(code: code, triesLeft: Self.oneTimeCodeTries)
+            state.outbox.append(OutboxMessage(to: address, subject: "Your sign-in code is \(code)", code: code, sentAt: Date()))
+        }
+    }
+
+    private func verifyOneTimeCode(email: String, code: String) -> LoginStep {
+        let key = email.lowercased()
+        let verdict: String? = state.withLock { state in
+            guard var sent = state.oneTimeCodes[key] else { return "That code has expired. Send a new code." }
+            if sent.code == code {
+                state.oneTimeCodes[key] = nil
+                return nil
+            }
+            sent.triesLeft -= 1
+            state.oneTimeCodes[key] = sent.triesLeft > 0 ? sent : nil
+            return sent.triesLeft > 0 ? "That code is not right. Try again." : "Too many wrong codes. Send a new code."
+        }
+        guard let error = verdict else {
+            guard let user = configuration.users.first(where: { $0.email.caseInsensitiveCompare(email) == .orderedSame }) else {
+                return .invalid
+            }
+            return .authenticated(subject: user.subject)
+        }
+        return .page(LoginPage.code(email: email, error: error, notice: nil), status: 401)
+    }
+
+    func redirect(to uri: String, mode: String?, _ pairs: [(name: String, value: String)]) -> LocalHTTPResponse {
+        if mode == "form_post" {
+            let inputs = pairs.map { "<input type='hidden' name='\(LoginPage.escape($0.name))' value='\(LoginPage.escape($0.value))'>" }
+            return .html("<!DOCTYPE html><html><body onload='document.forms[0].submit()'><form method='post' action='\(LoginPage.escape(uri))'>\(inputs.joined())</form></body></html>")
+        }
+        return .redirect(to: uri + (uri.contains("?") ? "&" : "?") + FormURLEncoding.encode(pairs))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import JWTKit
+import OpenIDConnect
+
+/// The back channel: token endpoint (code exchange, refresh with rotation), userinfo,
+/// revocation, and the end-session endpoint.
+extension OpenIDProvider {
+    func token(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
+        let form = Self.fields(request.body)
+        let grantType = form["grant_type"] ?? ""
+        state.withLock { $0.requestCounts["/token#" + grantType, default: 0] += 1 }
+        if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
+        if has(.htmlErrorPage) {
+            return .html(LoginPage.message(title: "502 Bad Gateway", "The upstream server is not answering."), status: 502)
+        }
+        guard let clientID = authenticatedClient(request, form: form) else {
+            return oauthError("invalid_client", "client authentication failed", status: 401)
+        }
+        if has(.invalidGrant) { return oauthError("invalid_grant", "the grant was revoked (injected fault)") }
+        let grant: Grant
+        switch grantType {
+        case "authorization_code":
+            let found = state.withLock { $0.codes.removeValue(forKey: form["code"] ?? "") }  // single use
+            guard let found, found.clientID == clientID, found.redirectURI == form["redirect_uri"],
+                  let verifier = form["code_verifier"], PKCE.challenge(for: verifier) == found.codeChallenge else {
+                return oauthError("invalid_grant", "the code is unknown, used, or not bound to this client, redirect URI and verifier")
+            }
+            grant = found
+        case "refresh_token":
+            let found = state.withLock { $0.refreshTokens.removeValue(forKey: form["refresh_token"] ?? "") }  // rotation
+            guard let found, found.clientID == clientID else {
+                return oauthError("invalid_grant", "the refresh token is unknown, used or revoked")
+            }
+            grant = found
+        default:
+            return oauthError("unsupported_grant_type", nil)
+        }
+        return await issueTokens(for: grant, includeNonce: grantType == "authorization_code")
+    }
+
+    /// The client the request authenticates as (RFC 6749 §2.3): a confidential client by HTTP
+    /// Basic or `client_secret` in the body, a public one by `client_id` alone.
+    private func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String]) -> String? {
+        var clientID = form["client_id"]
+        var secret = form["client_secret"]
+        if let basic = request.header("Authorization"), basic.hasPrefix("Basic "),
+           let decoded = Data(base64Encoded: String(basic.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
+           let colon = decoded.firstIndex(of: ":") {
+            let formDecode = { (part: Substring) in Self.fields("v=" + part)["v"] }
+            clientID = formDecode(decoded[..<colon])
+            secret = formDecode(decoded[decoded.index(after: colon)...])
+        }
+        guard let client = client(clientID) else { return nil }
+        if let expected = client.clientSecret, secret != expected { return nil }
+        return client.clientID
+    }
+
+    private func issueTokens(for grant: Grant, includeNonce: Bool) async -> LocalHTTPResponse {
+        let accessToken = Self.randomToken()
+        let refreshToken = grant.scope.split(separator: " ").contains("offline_access") ? Self.randomToken() : nil
+        state.withLock { state in
+            state.accessTokens[accessToken] = grant.subject
+            if let refreshToken { state.refreshTokens[refreshToken] = grant }
+        }
+        let now = Date().timeIntervalSince1970.rounded(.down) - (has(.expiredIDToken) ? 3600 : 0)
+        let lifetime = Double(configuration.accessTokenLifetime)
+        var claims: [String: JSONValue] = [
+            "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(grant.clientID),
+            "iat": .number(now), "exp": .number(has(.expiredIDToken) ? now + 60 : now + lifetime), "auth_time": .number(now),
+        ]
+        if includeNonce, let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
+        let signer = has(.badIDTokenSignature) ? rogueKeys : keys
+        guard let idToken = try? await signer.sign(JWTClaimSet(claims: claims), kid: JWKIdentifier(string: Self.keyID)) else {
+            return LocalHTTPResponse(status: 500, body: "signing failed")
+        }
+        var body: [String: JSONValue] = [
+            "access_token": .string(accessToken), "token_type": .string("Bearer"),
+            "expires_in": .number(lifetime), "id_token": .string(idToken), "scope": .string(grant.scope),
+        ]
+        if let refreshToken { body["refresh_token"] = .string(refreshToken) }
+        return json(.object(body), headers: ["Cache-Control": "no-store"])
+    }
+
+    func userinfo(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+        if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
+        let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let token, let subject = state.withLock({ $0.accessTokens[token] }), let user = user(subject: subject) else {
+            return LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        }
+        return json(.object(["sub": .string(user.subject), "name": .string(user.name), "email": .string(user.email),
+                             "preferred_username": .string(user.username)]))
+    }
+
+    /// RFC 7009: always 200, whether the token was known or not.
+    func revoke(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+        let token = Self.fields(request.body)["token"] ?? ""
+        state.withLock { state in
+            state.refreshTokens[token] = nil
+            state.accessTokens[token] = nil
+        }
+        return LocalHTTPResponse(status: 200)
+    }
+
+    /// RP-initiated logout: records the hint and returns to a registered post-logout redirect URI
+    /// with `state`; without one, shows a "signed out" page.
+    func endSession(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+        let query = Self.fields(request.query)
+        state.withLock { $0.signedOutHints.append(query["id_token_hint"] ?? "") }
+        guard let client = client(query["client_id"]), let target = query["post_logout_redirect_uri"],
+              client.postLogoutRedirectURIs.contains(target) else {
+            return .html(LoginPage.message(title: "Signed out", "You are signed out."))
+        }
+        return redirect(to: target, mode: nil, [("state", query["state"] ?? "")])
+    }
+}

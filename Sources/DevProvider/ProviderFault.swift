@@ -1,0 +1,19 @@
+/// A fault the development provider can inject, so tests can see how a client copes.
+public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
+    /// After a successful login the authorization endpoint answers `access_denied`, as if the person clicked Deny.
+    case deny
+    /// Every response waits ``DevProviderConfiguration/slowResponseSeconds`` first.
+    case slow
+    /// The token endpoint answers every grant with `invalid_grant`.
+    case invalidGrant = "invalid-grant"
+    /// The token and userinfo endpoints answer `500 Internal Server Error`.
+    case serverError = "server-error"
+    /// The token endpoint answers `502` with an HTML error page, as a broken proxy would.
+    case htmlErrorPage = "html-error-page"
+    /// Authorization responses carry a wrong `iss` (a mix-up attack, RFC 9207).
+    case wrongIssuer = "wrong-issuer"
+    /// ID tokens expired an hour ago.
+    case expiredIDToken = "expired-id-token"
+    /// ID tokens are signed with another key under the published `kid`.
+    case badIDTokenSignature = "bad-id-token-signature"
+}

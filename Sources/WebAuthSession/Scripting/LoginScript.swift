@@ -1,0 +1,157 @@
+import Foundation
+import OpenIDConnect
+
+/// A scripted login: steps run in order against the real page, for test harnesses and CI.
+///
+/// ```swift
+/// let script = LoginScript([
+///     .fill("#username", .literal("alice")),
+///     .fill("#password", .environment("ALICE_PASSWORD")),
+///     .click("#sign-in"),
+/// ])
+/// let result = try await client.signIn(options: options, script: script.run)
+/// ```
+///
+/// The CLI reads the same steps from JSON or YAML (`webauth login --script login.yaml`):
+/// ```yaml
+/// steps:
+///   - fill: "#username"
+///     value: alice
+///   - fill: "#password"
+///     env: ALICE_PASSWORD
+///   - click: "#sign-in"
+/// ```
+/// A step that fails stops the script with ``LoginScriptError``, naming the step. Values are
+/// never logged; a literal value typed into a password field is refused (secrets come from the
+/// environment, a file or a command).
+public struct LoginScript: Sendable, Hashable, Decodable {
+    /// The steps, in order.
+    public var steps: [LoginStep]
+    /// How long a step waits for its element, URL or text. Default: 30 seconds.
+    public var stepTimeout: Duration
+
+    /// A script of `steps`.
+    public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30)) {
+        self.steps = steps
+        self.stepTimeout = stepTimeout
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case steps, stepTimeout = "step_timeout"
+    }
+
+    /// Reads `{steps: [...], step_timeout: SECONDS}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        steps = try container.decode([LoginStep].self, forKey: .steps)
+        let seconds = try container.decodeIfPresent(Double.self, forKey: .stepTimeout) ?? 30
+        guard seconds > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .stepTimeout, in: container, debugDescription: "step_timeout must be positive")
+        }
+        stepTimeout = .milliseconds(Int(seconds * 1000))
+    }
+
+    /// Runs the steps in `session`'s page; `progress` hears each step before it runs.
+    /// - Throws: ``LoginScriptError``.
+    public func run(in session: WebAuthenticationSession, environment: [String: String] = ProcessInfo.processInfo.environment,
+                    http: any HTTPClient = URLSessionHTTPClient(),
+                    progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
+        for (index, step) in steps.enumerated() {
+            progress(index + 1, step)
+            do {
+                try await perform(step, in: session, environment: environment, http: http)
+            } catch {
+                throw LoginScriptError(stepNumber: index + 1, step: step, reason: String(describing: error))
+            }
+        }
+    }
+
+    /// `run(in:)` with the defaults, in the shape ``OpenIDConnectClient/signIn(scopes:responseType:responseMode:additionalParameters:options:script:)`` takes.
+    @Sendable public func run(_ session: WebAuthenticationSession) async throws {
+        try await run(in: session)
+    }
+
+    private func perform(_ step: LoginStep, in session: WebAuthenticationSession, environment: [String: String],
+                         http: any HTTPClient) async throws {
+        switch step {
+        case .fill(let selector, let source):
+            try await session.waitForElement(selector, timeout: stepTimeout)
+            let value: String
+            value = try await source.resolve(environment: environment, http: http)
+            let type = try await session.evaluateJavaScript("document.querySelector(\(JSONValue.string(selector)))?.type ?? ''")
+            if case .literal = source, type == .string("password") {
+                throw LoginStepRefusal("a password field takes its value from env, file or command, not from the script")
+            }
+            try await session.evaluateJavaScript(Self.element(selector, """
+                element.focus();
+                const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')?.set;
+                setter ? setter.call(element, \(JSONValue.string(value))) : (element.value = \(JSONValue.string(value)));
+                element.dispatchEvent(new Event('input', { bubbles: true }));
+                element.dispatchEvent(new Event('change', { bubbles: true }));
+                """), timeout: stepTimeout)
+        case .click(let selector):
+            try await session.waitForElement(selector, timeout: stepTimeout)
+            try await session.evaluateJavaScript(Self.element(selector, "element.click();"), timeout: stepTimeout)
+        case .pressEnter(let selector):
+            try await session.waitForElement(selector, timeout: stepTimeout)
+            try await session.evaluateJavaScript(Self.element(selector, """
+                element.focus();
+                const key = { key: 'Enter', code: 'Enter', keyCode: 13, which: 13, bubbles: true, cancelable: true };
+                const unhandled = element.dispatchEvent(new KeyboardEvent('keydown', key));
+                element.dispatchEvent(new KeyboardEvent('keyup', key));
+                if (unhandled && element.form) element.form.requestSubmit();
+                """), timeout: stepTimeout)
+        case .waitForElement(let selector):
+            try await session.waitForElement(selector, timeout: stepTimeout)
+        case .waitForURL(let text):
+            try await session.waitForURL(timeout: stepTimeout) { $0.contains(text) }
+        case .waitForText(let text):
+            try await session.waitForText(text, timeout: stepTimeout)
+        case .javaScript(let source):
+            try await session.evaluateJavaScript(source, timeout: stepTimeout)
+        case .chooseAccount(let text):
+            try await session.waitForText(text, timeout: stepTimeout)
+            let clicked = try await session.evaluateJavaScript("""
+                (() => {
+                    const text = \(JSONValue.string(text));
+                    const candidates = [...document.querySelectorAll('a, button, [role=button], [role=link], [role=option], li, [tabindex]')];
+                    const match = candidates.reverse().find((element) => element.innerText.includes(text));
+                    if (!match) return false;
+                    match.click();
+                    return true;
+                })()
+                """, timeout: stepTimeout)
+            guard clicked == .bool(true) else { throw LoginStepRefusal("no link, button or list item shows '\(text)'") }
+        }
+    }
+
+    /// JavaScript that runs `body` with `element` bound to the first match of `selector`.
+    private static func element(_ selector: String, _ body: String) -> String {
+        """
+        (() => {
+            const element = document.querySelector(\(JSONValue.string(selector)));
+            if (!element) throw new Error('no element matches ' + \(JSONValue.string(selector)));
+            \(body)
+            return true;
+        })()
+        """
+    }
+}
+
+/// A step that the page allowed but the script's rules do not.
+struct LoginStepRefusal: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A login script stopped: which step, and why. Never contains a typed value.
+public struct LoginScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The failed step's position, from 1.
+    public let stepNumber: Int
+    /// The failed step.
+    public let step: LoginStep
+    /// What went wrong.
+    public let reason: String
+
+    public var description: String { "step \(stepNumber) (\(step)) failed: \(reason)" }
+}

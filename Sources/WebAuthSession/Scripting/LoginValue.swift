@@ -1,0 +1,93 @@
+import Foundation
+import OpenIDConnect
+
+/// Where a login-script step gets the text it types. Secrets belong in the environment, a file
+/// or a command, never in the script: a literal typed into a password field is refused.
+/// Descriptions name the source, never the value.
+public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
+    /// Text written in the script (a user name, an email address).
+    case literal(String)
+    /// An environment variable of this process.
+    case environment(String)
+    /// A file's contents, without the final newline.
+    case file(String)
+    /// What a shell command (`/bin/sh -c`) prints, without the final newline; it must exit 0.
+    case command(String)
+    /// The newest one-time code in the development provider's outbox: a `GET` of this URL
+    /// (`http://127.0.0.1:PORT/outbox?email=ADDRESS`) answering a JSON array of messages with a `code`.
+    case outbox(URL)
+
+    public var description: String {
+        switch self {
+        case .literal: "a literal value"
+        case .environment(let name): "$\(name)"
+        case .file(let path): "file \(path)"
+        case .command(let command): "command `\(command)`"
+        case .outbox(let url): "the outbox at \(URLRedaction.redactingValues(url.absoluteString))"
+        }
+    }
+
+    /// The text, read now.
+    func resolve(environment: [String: String], http: any HTTPClient) async throws(LoginValueError) -> String {
+        switch self {
+        case .literal(let text):
+            return text
+        case .environment(let name):
+            guard let value = environment[name] else { throw .unavailable("the environment variable \(name) is not set") }
+            return value
+        case .file(let path):
+            do { return Self.trimmingNewline(try String(contentsOfFile: path, encoding: .utf8)) } catch {
+                throw .unavailable("cannot read \(path): \(error.localizedDescription)")
+            }
+        case .command(let command):
+            return try Self.run(command, environment: environment)
+        case .outbox(let url):
+            return try await Self.newestCode(at: url, http: http)
+        }
+    }
+
+    private static func trimmingNewline(_ text: String) -> String {
+        var text = text
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        return text
+    }
+
+    private static func run(_ command: String, environment: [String: String]) throws(LoginValueError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw .unavailable("cannot run `\(command)`: \(error.localizedDescription)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw .unavailable("`\(command)` exited with status \(process.terminationStatus)") }
+        return trimmingNewline(String(decoding: data, as: UTF8.self))
+    }
+
+    private static func newestCode(at url: URL, http: any HTTPClient) async throws(LoginValueError) -> String {
+        let response: HTTPResponse
+        do { response = try await http.send(HTTPRequest(method: "GET", url: url)) } catch {
+            throw .unavailable("cannot read the outbox: \(error)")
+        }
+        guard response.status == 200, case .array(let messages)? = try? JSONValue(parsing: String(decoding: response.body, as: UTF8.self)) else {
+            throw .unavailable("the outbox at \(url.host ?? "") answered HTTP \(response.status), not a list of messages")
+        }
+        guard let code = messages.last?["code"]?.stringValue else { throw .unavailable("the outbox has no message for that address") }
+        return code
+    }
+}
+
+/// Why a ``LoginValue`` could not be read.
+public enum LoginValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The source has no value (unset variable, unreadable file, failing command, empty outbox).
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let message): message
+        }
+    }
+}

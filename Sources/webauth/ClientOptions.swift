@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+import WebAuthSession
+
+/// Which provider and client to use: flags, else the `--config` file, else the environment.
+struct ClientOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes (flags override it).",
+                               valueName: "file"))
+    var config: String?
+
+    @Option(help: "The provider's issuer URL; its discovery document gives the endpoints.")
+    var issuer: String?
+
+    @Option(help: ArgumentHelp("The authorization endpoint, to skip discovery (needs --token-endpoint and --issuer).", valueName: "url"))
+    var authorizationEndpoint: String?
+
+    @Option(help: ArgumentHelp("The token endpoint, to skip discovery.", valueName: "url"))
+    var tokenEndpoint: String?
+
+    @Option(help: ArgumentHelp("The JWKS URI, when skipping discovery.", valueName: "url"))
+    var jwksURI: String?
+
+    @Option(help: "The client ID registered at the provider.")
+    var clientID: String?
+
+    @OptionGroup var secret: ClientSecretOptions
+
+    @Option(help: "The redirect URI registered for the client (a custom scheme, or http://127.0.0.1:PORT/path).")
+    var redirectURI: String?
+
+    /// The settings these options and the configuration file give.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ClientSettings {
+        let file = try config.map { try ConfigurationFile(path: $0) }
+        let fromFile = { (key: String) throws -> String? in try file?.string(key) }
+        guard let clientID = try clientID ?? fromFile("client_id") else {
+            throw CommandFailure(.usage, "no client ID: give --client-id, or client_id (clientId) in --config")
+        }
+        let redirect = try redirectURI ?? fromFile("redirect_uri") ?? "com.example.webauth:/callback"
+        let redirectURI: RedirectURI
+        do { redirectURI = try RedirectURI(redirect) } catch {
+            throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")
+        }
+        let issuer = try self.issuer ?? fromFile("issuer")
+        let provider: OpenIDConnectClient.Provider
+        if let authorization = try authorizationEndpoint ?? fromFile("authorization_endpoint") {
+            guard let issuer, let token = try tokenEndpoint ?? fromFile("token_endpoint") else {
+                throw CommandFailure(.usage, "--authorization-endpoint needs --token-endpoint and --issuer (the ID token's iss)")
+            }
+            provider = .configuration(ProviderConfiguration(
+                issuer: issuer, authorizationEndpoint: try Self.url(authorization, "authorization endpoint"),
+                tokenEndpoint: try Self.url(token, "token endpoint"),
+                jwksURI: try (jwksURI ?? fromFile("jwks_uri")).map { try Self.url($0, "JWKS URI") }))
+        } else {
+            guard let issuer else { throw CommandFailure(.usage, "no provider: give --issuer, or issuer in --config") }
+            provider = .issuer(issuer)
+        }
+        return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
+                              authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret")),
+                              scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
+                              parameters: try file?.parameters("parameters") ?? [:])
+    }
+
+    private static func url(_ text: String, _ what: String) throws(CommandFailure) -> URL {
+        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+            throw CommandFailure(.usage, "the \(what) \(text) is not an http(s) URL")
+        }
+        return url
+    }
+}
+
+/// A resolved client: what an ``OpenIDConnectClient`` needs, plus the configured defaults.
+struct ClientSettings {
+    let provider: OpenIDConnectClient.Provider
+    let clientID: String
+    let redirectURI: RedirectURI
+    let authentication: ClientAuthentication
+    /// Scopes from the configuration file, if it names any.
+    let scopes: [String]?
+    /// Authorization parameters from the configuration file.
+    let parameters: [String: String]
+
+    var client: OpenIDConnectClient {
+        OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication)
+    }
+}

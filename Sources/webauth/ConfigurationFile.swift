@@ -1,0 +1,82 @@
+import Foundation
+
+/// The client settings in a `--config` file: JSON, or a property list like the `PlusAuth.plist`
+/// of AppAuth's iOS tutorials. Keys may sit at the top level or under `credentials`, in
+/// snake_case or camelCase:
+///
+/// ```json
+/// {"issuer": "https://id.example.com", "client_id": "my-app",
+///  "redirect_uri": "com.example.app:/oauth2redirect", "scopes": ["openid", "profile"]}
+/// ```
+/// ```xml
+/// <dict><key>credentials</key><dict>
+///   <key>clientId</key><string>my-app</string>
+///   <key>issuer</key><string>https://id.example.com</string>
+/// </dict></dict>
+/// ```
+struct ConfigurationFile {
+    private let values: [String: Any]
+    /// The file, for messages.
+    let path: String
+
+    /// Reads `path`.
+    /// - Throws: ``CommandFailure`` with ``ExitStatus/usage``: missing, unreadable or malformed.
+    init(path: String) throws(CommandFailure) {
+        self.path = path
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CommandFailure(.usage, "cannot read the configuration file \(path): \(error.localizedDescription)")
+        }
+        let parsed: Any?
+        if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(64), as: UTF8.self).contains("<?xml")
+            || String(decoding: data.prefix(64), as: UTF8.self).contains("<plist") {
+            parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        } else {
+            parsed = try? JSONSerialization.jsonObject(with: data)
+        }
+        guard let dictionary = parsed as? [String: Any] else {
+            throw CommandFailure(.usage, "the configuration file \(path) is not a JSON object or a property-list dictionary")
+        }
+        var values = dictionary
+        if let credentials = dictionary["credentials"] as? [String: Any] {
+            values.merge(credentials) { _, nested in nested }
+        }
+        self.values = values
+    }
+
+    /// The text under `key` (snake_case; the camelCase spelling is looked up too).
+    /// - Throws: ``CommandFailure`` when the value is there but is not text.
+    func string(_ key: String) throws(CommandFailure) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let text = value as? String, !text.isEmpty else {
+            throw CommandFailure(.usage, "\(key) in \(path) must be a non-empty string")
+        }
+        return text
+    }
+
+    /// Scopes under `key`: a list, or one space-separated string.
+    func scopes(_ key: String) throws(CommandFailure) -> [String]? {
+        guard let value = value(key) else { return nil }
+        if let list = value as? [String] { return list }
+        if let text = value as? String { return text.split(separator: " ").map(String.init) }
+        throw CommandFailure(.usage, "\(key) in \(path) must be a list of strings or one string")
+    }
+
+    /// Extra authorization parameters under `key`: a dictionary of strings.
+    func parameters(_ key: String) throws(CommandFailure) -> [String: String]? {
+        guard let value = value(key) else { return nil }
+        guard let dictionary = value as? [String: String] else {
+            throw CommandFailure(.usage, "\(key) in \(path) must be an object of strings")
+        }
+        return dictionary
+    }
+
+    private func value(_ key: String) -> Any? {
+        values[key] ?? values[Self.camelCase(key)]
+    }
+
+    private static func camelCase(_ key: String) -> String {
+        let parts = key.split(separator: "_")
+        return (parts.first.map(String.init) ?? "") + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+import WebAuthSession
+
+/// The documented exit statuses of `webauth`, one per kind of outcome, so scripts can react.
+enum ExitStatus: Int32, CaseIterable {
+    /// It worked.
+    case success = 0
+    /// Something on this machine failed: no display could be had, the saved sign-in could not be read or written.
+    case localFailure = 1
+    /// The person cancelled: closed the window, or denied access.
+    case cancelled = 2
+    /// The provider answered with an error or something the protocol does not allow.
+    case providerError = 3
+    /// The provider could not be reached, or its TLS certificate is not valid.
+    case networkError = 4
+    /// No answer in time.
+    case timedOut = 5
+    /// There is no usable saved sign-in: run `webauth login`.
+    case signInRequired = 6
+    /// The login script stopped at a step.
+    case scriptFailed = 7
+    /// The command line or the configuration file is wrong.
+    case usage = 64
+
+    /// What a person can do about it.
+    var advice: String {
+        switch self {
+        case .success: ""
+        case .localFailure: "Check the message above; --verbose shows more."
+        case .cancelled: "Run the command again to retry."
+        case .providerError: "Check the issuer, client ID and redirect URI registered at the provider, or try again later."
+        case .networkError: "Check that the provider is reachable and its certificate is valid, then retry."
+        case .timedOut: "Retry, or allow more time with --timeout."
+        case .signInRequired: "Run `webauth login` first."
+        case .scriptFailed: "Fix the named step of the login script; --verbose shows the navigation log."
+        case .usage: "See `webauth help`."
+        }
+    }
+}
+
+/// A failure to report as one line, with the exit status that says what kind it is.
+struct CommandFailure: Error, CustomStringConvertible {
+    let status: ExitStatus
+    let message: String
+
+    init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    var description: String { message }
+
+    init(_ error: SignInError) {
+        switch error {
+        case .session(let session): self.init(Self.status(of: session), "sign-in failed: \(session)")
+        case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
+        case .script(let message): self.init(.scriptFailed, "sign-in failed: \(message)")
+        case .storage(let storage): self.init(.localFailure, "\(storage)")
+        }
+    }
+
+    init(_ error: AuthStateError) {
+        switch error {
+        case .signInRequired(let reason): self.init(.signInRequired, "not signed in: \(reason)")
+        case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "\(protocolError)")
+        case .saveFailed: self.init(.localFailure, "\(error)")
+        case .userinfoSubjectMismatch: self.init(.providerError, "\(error)")
+        }
+    }
+
+    init(_ error: AuthStateStoreError) {
+        self.init(.localFailure, "the saved sign-in cannot be used: \(error)")
+    }
+
+    private static func status(of error: WebAuthSessionError) -> ExitStatus {
+        switch error {
+        case .closedByUser, .cancelled: .cancelled
+        case .timedOut: .timedOut
+        case .loadFailed, .tlsFailure: .networkError
+        case .invalidCallback: .providerError
+        case .formPostNotCapturable, .invalidOption: .usage
+        case .webProcessTerminated, .noDisplay, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown:
+            .localFailure
+        }
+    }
+
+    private static func status(of error: OpenIDConnectError) -> ExitStatus {
+        switch error {
+        case .http: .networkError
+        case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
+        default: .providerError
+        }
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Runs `body`; a failure is printed as `Error: what. What to do.` on stderr and ends the
+    /// process with its documented status (never a stack trace).
+    func reportingFailures(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.status.advice)\n".utf8))
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import OpenIDConnect
+
+/// The JSON that `webauth login` and `webauth status` print about a saved sign-in. Tokens only
+/// appear when asked for.
+enum SignInSummary {
+    static func json(_ state: AuthState, store: String, showTokens: Bool = false) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "signed_in": .bool(state.reauthenticationReason == nil),
+            "issuer": .string(state.configuration.issuer),
+            "client_id": .string(state.clientID),
+            "store": .string(store),
+            "refresh_token": .bool(state.refreshToken != nil),
+        ]
+        if let reason = state.reauthenticationReason { fields["sign_in_again"] = .string("\(reason)") }
+        if let idToken = state.idToken {
+            fields["subject"] = .string(idToken.subject)
+            fields["id_token_claims"] = .object(idToken.claims)
+        }
+        if let scope = state.lastTokenResponse?.scope ?? state.lastAuthorizationResponse?.scope {
+            fields["scopes"] = .array(scope.split(separator: " ").map { .string(String($0)) })
+        }
+        if let expiry = state.lastTokenResponse?.accessTokenExpiresAt {
+            fields["access_token_expires_at"] = .string(ISO8601DateFormatter().string(from: expiry))
+        }
+        if showTokens {
+            fields["access_token"] = state.accessToken.map(JSONValue.string) ?? .null
+            fields["refresh_token"] = state.refreshToken.map(JSONValue.string) ?? .null
+            fields["id_token"] = state.idToken.map { .string($0.rawValue) } ?? .null
+        }
+        return .object(fields)
+    }
+}

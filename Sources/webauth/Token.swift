@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+import WebAuthSession
+
+/// `webauth token`: a fresh access token for scripts.
+struct Token: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a fresh access token of the saved sign-in (refreshed if it expires within a minute).",
+        discussion: #"For scripts: curl -H "Authorization: Bearer $(webauth token)" https://api.example.com/"#)
+
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var secret: ClientSecretOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let manager = try SavedSignIn(profile: profile, secret: secret).manager()
+            do throws(AuthStateError) { print(try await manager.freshAccessToken()) } catch { throw CommandFailure(error) }
+        }
+    }
+}
+
+/// `webauth userinfo`: the provider's UserInfo claims for the saved sign-in.
+struct Userinfo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the provider's UserInfo claims for the saved sign-in, as JSON.")
+
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var secret: ClientSecretOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let manager = try SavedSignIn(profile: profile, secret: secret).manager()
+            do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
+        }
+    }
+}
+
+/// `webauth status`: is there a saved sign-in, and until when is it good?
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say whether a sign-in is saved, for whom, until when, and in which store (JSON). Exits 6 when not signed in.")
+
+    @OptionGroup var profile: ProfileOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = try profile.store()
+            let loaded: AuthState?
+            do throws(AuthStateStoreError) { loaded = try store.load() } catch { throw CommandFailure(error) }
+            guard let state = loaded else {
+                print(JSONValue.object(["signed_in": .bool(false), "store": .string(ProfileOptions.describe(store))]).description)
+                throw ExitCode(ExitStatus.signInRequired.rawValue)
+            }
+            print(SignInSummary.json(state, store: ProfileOptions.describe(store)).description)
+            if state.reauthenticationReason != nil { throw ExitCode(ExitStatus.signInRequired.rawValue) }
+        }
+    }
+}
+
+/// A saved sign-in, opened for use: refreshes are saved back to its store.
+struct SavedSignIn {
+    let state: AuthState
+    let store: any AuthStateStore
+    let authentication: ClientAuthentication
+
+    init(profile: ProfileOptions, secret: ClientSecretOptions) throws(CommandFailure) {
+        (state, store) = try profile.savedState()
+        authentication = try secret.resolve()
+        if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
+    }
+
+    func manager() -> AuthStateManager {
+        let store = self.store
+        return AuthStateManager(state: state, authentication: authentication) { try store.save($0) }
+    }
+}
