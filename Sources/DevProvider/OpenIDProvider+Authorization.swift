@@ -5,7 +5,7 @@ import OpenIDConnect
 /// code), consent, and the response to the client's redirect URI.
 extension OpenIDProvider {
     /// How many wrong codes an address may try before it must ask for a new one.
-    static let oneTimeCodeTries = 3
+    public static let oneTimeCodeTries = 3
 
     func authorize(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
         let query = Self.fields(request.query)

@@ -3,66 +3,48 @@ import Foundation
 import OpenIDConnect
 import Testing
 
-/// Runs the built `webauth` binary as a user would, in a child process.
+/// `webauth demo`, the README's first command, run as the built binary.
 @Suite("webauth demo (the built binary)", .timeLimit(.minutes(2)))
 struct DemoCommandTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    let webauth = WebAuthBinary()
 
-    /// Runs `webauth` with `arguments` and `environment`, with no standard input.
-    static func webauth(_ arguments: [String], environment: [String: String]) throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("webauth")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    /// This process's environment without a display, so the binary starts its own Xvfb.
-    static var headlessEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { $0.key != "DISPLAY" && $0.key != "WAYLAND_DISPLAY" }
-    }
-
-    @Test("signs in headless on its own Xvfb, prints the ID token's claims, narrates on stderr and exits 0")
-    func demoSucceeds() throws {
-        let run = try Self.webauth(["demo"], environment: Self.headlessEnvironment)
+    @Test("signs in headless on its own Xvfb, refreshes, calls userinfo, signs out, prints the claims and exits 0")
+    func demoSucceeds() async throws {
+        let run = try await webauth(["demo"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let claims = try JSONValue(parsing: run.stdout)
         #expect(claims["sub"] == .string(OpenIDProvider.User.alice.subject))
         #expect(claims["aud"] == .string(OpenIDProvider.Client.demo.clientID))
+        #expect(claims["email"] == .string(OpenIDProvider.User.alice.email), "userinfo's claims are merged in")
         #expect(claims["nonce"]?.stringValue?.count ?? 0 >= 43)
-        #expect(run.stderr.contains("the page says: Wrong user name or password."))
-        #expect(run.stderr.contains("navigation captured com.example.webauth:/callback?code=<"))
+        for line in ["the page says: Wrong user name or password.", "allowing access on the consent page",
+                     "navigation captured com.example.webauth:/callback?code=<", "refreshed the tokens", "called userinfo",
+                     "signed out at the provider"] {
+            #expect(run.stderr.contains(line), "missing narration: \(line)")
+        }
         #expect(!run.stderr.contains(OpenIDProvider.User.alice.password), "the password must not be logged")
         #expect(!run.stdout.contains("access_token") && !run.stderr.contains("eyJ"), "no token may be printed")
     }
 
+    @Test("--email-code signs in with the one-time code from the provider's outbox")
+    func emailCode() async throws {
+        let run = try await webauth(["demo", "--email-code"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("reading the code from the provider's outbox"))
+        #expect(try JSONValue(parsing: run.stdout)["sub"] == .string(OpenIDProvider.User.alice.subject))
+    }
+
     @Test("without a display and without Xvfb it fails with one clear line and status 1")
-    func noDisplay() throws {
-        var environment = Self.headlessEnvironment
-        environment["PATH"] = "/nonexistent"
-        let run = try Self.webauth(["demo"], environment: environment)
+    func noDisplay() async throws {
+        let run = try await webauth(["demo"], environment: ["PATH": "/nonexistent"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("Error: sign-in failed: no display"))
-        #expect(run.stdout.isEmpty)
+        #expect(!run.stderr.contains("Fatal error") && run.stdout.isEmpty)
     }
 
     @Test("a bad flag is a usage error")
-    func badFlag() throws {
-        let run = try Self.webauth(["demo", "--no-such-flag"], environment: Self.headlessEnvironment)
+    func badFlag() async throws {
+        let run = try await webauth(["demo", "--no-such-flag"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("--no-such-flag"))
     }

@@ -13,17 +13,10 @@ extension EngineTests {
 
         /// Django's login form, then the consent page: allow or deny.
         static func login(allow: Bool) -> @Sendable (WebAuthenticationSession) async throws -> Void {
-            { session in
-                try await session.waitForElement("#id_password")
-                try await session.evaluateJavaScript("""
-                    document.getElementById('id_username').value = 'alice';
-                    document.getElementById('id_password').value = 'wonderland';
-                    document.getElementById('sign-in').click();
-                    """)
-                let button = allow ? "input[name=allow]" : "input[type=submit]:not([name=allow])"
-                try await session.waitForElement(button)
-                try await session.evaluateJavaScript("document.querySelector(\(js(button))).click()")
-            }
+            LoginScript([
+                .fill("#id_username", .literal("alice")), .fill("#id_password", .environment("PASSWORD")), .click("#sign-in"),
+                .click(allow ? "input[name=allow]" : "input[type=submit]:not([name=allow])"),
+            ]).runner(environment: ["PASSWORD": "wonderland"])
         }
 
         func client(_ server: PythonFixtureServer) throws -> OpenIDConnectClient {

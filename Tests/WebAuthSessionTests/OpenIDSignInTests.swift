@@ -17,17 +17,11 @@ extension EngineTests {
         }
 
         /// The login script: a wrong password first, then alice's.
-        static let login: @Sendable (WebAuthenticationSession) async throws -> Void = { session in
-            for password in ["wrong", OpenIDProvider.User.alice.password] {
-                try await session.waitForElement("#password")
-                try await session.evaluateJavaScript("""
-                    document.getElementById('username').value = 'alice';
-                    document.getElementById('password').value = \(js(password));
-                    document.getElementById('sign-in').click();
-                    """)
-                if password == "wrong" { try await session.waitForElement("#error") }
-            }
-        }
+        static let login = LoginScript([
+            .fill("#username", .literal("alice")), .fill("#password", .environment("WRONG")), .click("#sign-in"),
+            .waitForElement("#error"),
+            .fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in"),
+        ]).runner(environment: ["WRONG": "wrong", "RIGHT": OpenIDProvider.User.alice.password])
 
         @Test("code flow with PKCE: discovery, login, response checks, exchange, ID token",
               arguments: [(OpenIDProvider.Client.demo.clientID, OpenIDProvider.Client.demo.redirectURIs[0], nil as AuthorizationRequest.ResponseMode?),

@@ -110,15 +110,11 @@ extension EngineTests {
             let session = try TestEngine.session(login, redirectURI: "com.example:/cb")
             // The script starts before the session does: its waits cover that too.
             let script = Task {
-                for password in ["wrong", "correct horse"] {
-                    try await session.waitForElement("#password")
-                    try await session.evaluateJavaScript("""
-                        document.getElementById('username').value = 'alice';
-                        document.getElementById('password').value = \(js(password));
-                        document.getElementById('submit').click();
-                        """)
-                    if password == "wrong" { try await session.waitForElement("#error") }
-                }
+                let environment = ["WRONG": "wrong", "RIGHT": "correct horse"]
+                try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("WRONG")),
+                                       .click("#submit"), .waitForElement("#error"),
+                                       .fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")),
+                                       .click("#submit")]).run(in: session, environment: environment)
             }
             let callback = try await session.start()
             try await script.value

@@ -9,7 +9,7 @@ import OpenIDConnect
 ///     .fill("#password", .environment("ALICE_PASSWORD")),
 ///     .click("#sign-in"),
 /// ])
-/// let result = try await client.signIn(options: options, script: script.run)
+/// let result = try await client.signIn(options: options, script: script.runner())
 /// ```
 ///
 /// The CLI reads the same steps from JSON or YAML (`webauth login --script login.yaml`):
@@ -66,9 +66,11 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         }
     }
 
-    /// `run(in:)` with the defaults, in the shape ``OpenIDConnectClient/signIn(scopes:responseType:responseMode:additionalParameters:options:script:)`` takes.
-    @Sendable public func run(_ session: WebAuthenticationSession) async throws {
-        try await run(in: session)
+    /// This script as the `script:` of ``OpenIDConnectClient/signIn(scopes:responseType:responseMode:additionalParameters:options:script:)``,
+    /// reading values from `environment`.
+    public func runner(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> @Sendable (WebAuthenticationSession) async throws -> Void {
+        { session in try await run(in: session, environment: environment) }
     }
 
     private func perform(_ step: LoginStep, in session: WebAuthenticationSession, environment: [String: String],

@@ -1,0 +1,76 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+
+/// `--config`: a JSON file or a property list like AppAuth's `PlusAuth.plist`.
+@Suite("webauth login --config (the built binary)", .timeLimit(.minutes(2)))
+struct ConfigFileTests {
+    var webauth = WebAuthBinary()
+
+    init() {
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+    }
+
+    func login(config: String) async throws -> WebAuthBinary.Run {
+        try await webauth(["login", "--config", config, "--headless",
+                           "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)])
+    }
+
+    @Test("a JSON file gives issuer, client, redirect URI, scopes and parameters")
+    func json() async throws {
+        let provider = try await OpenIDProvider.start()
+        let config = try webauth.file("client.json", """
+            {"issuer": "\(provider.issuer)", "client_id": "webauth-demo", "redirect_uri": "com.example.webauth:/callback",
+             "scopes": "openid email", "parameters": {"login_hint": "alice"}}
+            """)
+        let run = try await login(config: config)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try JSONValue(parsing: run.stdout)["scopes"] == .array([.string("openid"), .string("email")]))
+    }
+
+    @Test("a property list with credentials.clientId and credentials.issuer, as in the iOS tutorial")
+    func propertyList() async throws {
+        let provider = try await OpenIDProvider.start()
+        let config = try webauth.file("PlusAuth.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>credentials</key>
+            \t<dict>
+            \t\t<key>clientId</key>
+            \t\t<string>webauth-demo</string>
+            \t\t<key>issuer</key>
+            \t\t<string>\(provider.issuer)</string>
+            \t</dict>
+            </dict>
+            </plist>
+            """)
+        let run = try await login(config: config)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try JSONValue(parsing: run.stdout)["client_id"] == .string("webauth-demo"))
+    }
+
+    @Test("a missing, unreadable, malformed or incomplete file is a usage error naming the file", arguments: [
+        ("missing", "cannot read the configuration file"),
+        ("directory", "cannot read the configuration file"),
+        ("malformed", "is not a JSON object or a property-list dictionary"),
+        ("no-client-id", "no client ID"),
+        ("wrong-type", "client_id in"),
+    ])
+    func badFile(kind: String, message: String) async throws {
+        let path: String
+        switch kind {
+        case "missing": path = webauth.home.appendingPathComponent("nope.json").path
+        case "directory": path = webauth.home.path
+        case "malformed": path = try webauth.file("bad.json", "{\"issuer\": ")
+        case "no-client-id": path = try webauth.file("partial.json", #"{"issuer": "http://127.0.0.1:1"}"#)
+        default: path = try webauth.file("typed.json", #"{"issuer": "http://127.0.0.1:1", "client_id": 42}"#)
+        }
+        let run = try await webauth(["login", "--config", path, "--headless"])
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+}

@@ -1,0 +1,163 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+
+/// `webauth login`, `token`, `userinfo`, `status` and `logout` as a script uses them, against
+/// the development provider in this process.
+@Suite("webauth login and friends (the built binary)", .timeLimit(.minutes(3)))
+struct LoginCommandTests {
+    var webauth = WebAuthBinary()
+
+    static let passwordScript = """
+        steps:
+          - fill: "#username"
+            value: alice
+          - fill: "#password"
+            env: ALICE_PASSWORD
+          - press_enter: "#password"
+        """
+
+    init() {
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+    }
+
+    func login(_ provider: OpenIDProvider, _ extra: [String] = [], script: String = passwordScript,
+               environment: [String: String] = [:]) async throws -> WebAuthBinary.Run {
+        try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless",
+                           "--script", try webauth.file("login-\(UUID().uuidString).yaml", script)] + extra, environment: environment)
+    }
+
+    @Test("login prints the summary without tokens; token, userinfo and status use the saved sign-in; logout ends it")
+    func lifeOfASignIn() async throws {
+        let provider = try await OpenIDProvider.start()
+        let login = try await login(provider, ["--scope", "openid profile", "--scope", "offline_access"])
+        #expect(login.status == 0, "stderr: \(login.stderr)")
+        let summary = try JSONValue(parsing: login.stdout)
+        #expect(summary["subject"] == .string(OpenIDProvider.User.alice.subject))
+        #expect(summary["scopes"] == .array(["openid", "profile", "offline_access"].map { .string($0) }))
+        #expect(summary["access_token_expires_at"]?.stringValue?.hasPrefix("20") == true)
+        #expect(summary["id_token_claims"]?["iss"] == .string(provider.issuer))
+        #expect(summary["refresh_token"] == .bool(true) && summary["access_token"] == nil, "no token without --show-tokens")
+        #expect(summary["store"]?.stringValue?.hasPrefix("file:" + webauth.home.path) == true)
+
+        let token = try await webauth(["token"])
+        #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .newlines).count == 43)
+        let userinfo = try await webauth(["userinfo"])
+        #expect(try JSONValue(parsing: userinfo.stdout)["email"] == .string(OpenIDProvider.User.alice.email))
+        let status = try await webauth(["status"])
+        #expect(status.status == 0)
+        #expect(try JSONValue(parsing: status.stdout)["signed_in"] == .bool(true))
+
+        let logout = try await webauth(["logout", "--headless"])
+        #expect(logout.status == 0, "stderr: \(logout.stderr)")
+        #expect(try JSONValue(parsing: logout.stdout) == .object(["signed_out": .bool(true), "provider_session_ended": .bool(true),
+                                                                  "refresh_token_revoked": .bool(true)]))
+        #expect(provider.logoutHints.count == 1)
+        let after = try await webauth(["status"])
+        #expect(after.status == 6)
+        #expect(try JSONValue(parsing: after.stdout)["signed_in"] == .bool(false))
+        let noToken = try await webauth(["token"])
+        #expect(noToken.status == 6 && noToken.stderr.hasPrefix("Error: no saved sign-in") && noToken.stderr.contains("webauth login"))
+    }
+
+    @Test("--show-tokens prints them; token refreshes a stale access token and saves the rotated refresh token")
+    func showTokensAndRefresh() async throws {
+        let provider = try await OpenIDProvider.start(accessTokenLifetime: 30)  // within the 60 s tolerance: always due
+        let login = try await login(provider, ["--show-tokens", "--profile", "work"])
+        let summary = try JSONValue(parsing: login.stdout)
+        let first = try #require(summary["access_token"]?.stringValue)
+        #expect(summary["id_token"]?.stringValue?.hasPrefix("eyJ") == true)
+        let token = try await webauth(["token", "--profile", "work"])
+        #expect(token.status == 0 && !token.stdout.contains(first))
+        #expect(provider.refreshCount == 1)
+        let again = try await webauth(["token", "--profile", "work"])
+        #expect(again.status == 0 && provider.refreshCount == 2, "the rotated refresh token was saved and used")
+        #expect(try await webauth(["status"]).status == 6, "profiles are separate")
+    }
+
+    @Test("the person denying access exits 2; a provider error exits 3; an unreachable provider exits 4")
+    func failureStatuses() async throws {
+        let provider = try await OpenIDProvider.start()
+        provider.faults = [.deny]
+        let denied = try await login(provider)
+        #expect(denied.status == 2 && denied.stderr.contains("access_denied"), "stderr: \(denied.stderr)")
+        provider.faults = [.htmlErrorPage]
+        let broken = try await login(provider)
+        #expect(broken.status == 3 && broken.stderr.contains("HTTP 502"), "stderr: \(broken.stderr)")
+        await provider.stop()
+        let down = try await login(provider)
+        #expect(down.status == 4 && down.stderr.hasPrefix("Error: sign-in failed: network error"), "stderr: \(down.stderr)")
+        for run in [denied, broken, down] {
+            #expect(run.stdout.isEmpty && run.stderr.split(separator: "\n").count == 1, "one line, no stack trace")
+        }
+    }
+
+    @Test("no redirect before --timeout exits 5; a failing script step exits 7 and names the step")
+    func timeoutAndScriptFailure() async throws {
+        let provider = try await OpenIDProvider.start()
+        let timedOut = try await login(provider, ["--timeout", "1"], script: "steps: []")
+        #expect(timedOut.status == 5, "stderr: \(timedOut.stderr)")
+        let failing = try await login(provider, script: """
+            step_timeout: 5
+            steps:
+              - fill: "#username"
+                value: alice
+              - click: "#no-such-button"
+            """)
+        #expect(failing.status == 7)
+        #expect(failing.stderr.contains("step 2 (click '#no-such-button') failed"), "stderr: \(failing.stderr)")
+    }
+
+    @Test("a literal password in a script is refused; secrets never appear in the output")
+    func secrets() async throws {
+        let provider = try await OpenIDProvider.start(clients: [
+            .demo, OpenIDProvider.Client(clientID: "server-app", clientSecret: "very-secret-value", redirectURIs: ["com.example.webauth:/callback"]),
+        ])
+        let literal = try await login(provider, script: """
+            steps:
+              - fill: "#password"
+                value: wonderland
+            """)
+        #expect(literal.status == 7 && literal.stderr.contains("a password field takes its value from env"))
+        #expect(!literal.stderr.contains("wonderland"))
+        let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "server-app", "--headless", "--verbose",
+                                     "--script", try webauth.file("login.yaml", Self.passwordScript)],
+                                    environment: ["WEBAUTH_CLIENT_SECRET": "very-secret-value"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        for secret in ["very-secret-value", OpenIDProvider.User.alice.password] {
+            #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret))
+        }
+        #expect(run.stderr.contains("navigation captured"), "--verbose shows the navigation log")
+    }
+
+    @Test("usage errors exit 64 with one line", arguments: [
+        (["login", "--client-id", "x"], "no provider"),
+        (["login", "--issuer", "http://127.0.0.1:1"], "no client ID"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--param", "novalue"], "is not name=value"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--redirect-uri", "not a uri"], "cannot be used"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--authorization-endpoint", "http://127.0.0.1:1/a"], "needs --token-endpoint"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--script", "/nonexistent.yaml"], "cannot read the login script"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--response-type", "magic"], "unknown response type"),
+        (["login", "--timeout", "0"], "--timeout"),
+        (["provider", "--host", "0.0.0.0"], "loopback"),
+    ])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let run = try await webauth(arguments)
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+    }
+
+    @Test("a malformed login script is a usage error that says what is wrong", arguments: [
+        ("steps: [{fill: '#a'}]", "fill needs exactly one of"),
+        ("steps: [{click: '#a', fill: '#b', value: x}]", "a step needs exactly one of"),
+        ("steps: [{dance: '#a'}]", "a step needs exactly one of"),
+        ("nothing: here", "missing 'steps'"),
+        ("steps: [{fill: '#a', outbox: 'file:///etc/passwd'}]", "outbox must be an http(s) URL"),
+    ])
+    func malformedScript(script: String, message: String) async throws {
+        let run = try await webauth(["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x",
+                                     "--script", try webauth.file("bad.yaml", script)])
+        #expect(run.status == 64 && run.stderr.contains(message), "stderr: \(run.stderr)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import OpenIDConnect
+import Testing
+
+/// `webauth provider`: the development provider as its own process, used over plain HTTP.
+@Suite("webauth provider (the built binary)", .timeLimit(.minutes(1)))
+struct ProviderCommandTests {
+    let webauth = WebAuthBinary()
+
+    @Test("prints its issuer, answers discovery with the configured faults, and stops on SIGINT with status 0")
+    func runsAndStops() async throws {
+        let config = try webauth.file("provider.json", #"{"clients": [{"client_id": "cli", "redirect_uris": ["http://127.0.0.1:8/cb"]}]}"#)
+        let process = Process()
+        process.executableURL = WebAuthBinary.binary
+        process.arguments = ["provider", "--config", config, "--fault", "wrong-issuer"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let line = try #require(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            .split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("http://127.0.0.1:"))
+        let configuration = try await ProviderConfiguration.discover(issuer: line)
+        #expect(configuration.issuer == line)
+        let page = try await URLSessionHTTPClient().send(HTTPRequest(url: URL(string: line
+            + "/authorize?response_type=code&client_id=cli&redirect_uri=http://127.0.0.1:8/cb&code_challenge=x&code_challenge_method=S256&state=s")!))
+        #expect(page.status == 200, "the configured client is known")
+        let login = try await URLSessionHTTPClient().send(HTTPRequest(
+            method: "POST", url: URL(string: line + "/authorize?response_type=code&client_id=cli&redirect_uri=http://127.0.0.1:8/cb&code_challenge=x&code_challenge_method=S256&state=s")!,
+            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("username=alice&password=wonderland".utf8)))
+        #expect(login.headers["location"]?.contains("iss=https%3A%2F%2Fattacker.example") == true, "the fault switch is on")
+
+        kill(process.processIdentifier, SIGINT)
+        var statuses = exited.stream.makeAsyncIterator()
+        #expect(await statuses.next() == 0)
+    }
+
+    @Test("a bad configuration or key file is a usage error")
+    func badFiles() async throws {
+        let config = try await webauth(["provider", "--config", try webauth.file("p.json", #"{"clients": []}"#)])
+        #expect(config.status == 64 && config.stderr.contains("no clients"))
+        let key = try await webauth(["provider", "--key", try webauth.file("key.pem", "not a key")])
+        #expect(key.status == 64 && key.stderr.contains("is not a PEM P-256"))
+        let fault = try await webauth(["provider", "--fault", "gremlins"])
+        #expect(fault.status == 64 && fault.stderr.contains("gremlins"))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The built `webauth` binary, run as a user would: in a child process with no standard input,
+/// no display (so it starts its own Xvfb), and its own state directory.
+struct WebAuthBinary {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// A fresh `$XDG_STATE_HOME` and `$XDG_DATA_HOME`, so saved sign-ins do not leak between tests.
+    let home: URL
+    /// Variables added to the environment of every run.
+    var environment: [String: String] = [:]
+
+    init() {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-cli-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    /// This process's environment without a display, with the sandbox's directories.
+    var baseEnvironment: [String: String] {
+        var base = ProcessInfo.processInfo.environment.filter { $0.key != "DISPLAY" && $0.key != "WAYLAND_DISPLAY" }
+        base["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        base["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        base["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"  // no Secret Service: the file store, inspectable
+        return base.merging(environment) { $1 }
+    }
+
+    /// Runs `webauth arguments`; `environment` is added to the sandbox's. Output goes to files
+    /// (no pipe can fill up) and the exit is awaited without blocking a thread of the pool,
+    /// which an in-process provider needs to answer the child.
+    func callAsFunction(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Run {
+        let id = UUID().uuidString
+        let (outURL, errURL) = (home.appendingPathComponent("\(id).out"), home.appendingPathComponent("\(id).err"))
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = baseEnvironment.merging(extra) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return Run(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),
+                   stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    /// Writes `text` to a file in the sandbox and returns its path.
+    func file(_ name: String, _ text: String) throws -> String {
+        let url = home.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("webauth")
+    }
+}

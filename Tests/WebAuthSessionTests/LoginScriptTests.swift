@@ -1,0 +1,112 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Synchronization
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// Login scripts on real pages: every step and value source, and failures that name the step.
+    @Suite("Login scripts")
+    struct LoginScripts {
+        /// A page with the elements every kind of step needs; whatever the script does ends in a
+        /// redirect that reports what the page saw.
+        static let page = """
+            <form id='f' onsubmit="event.preventDefault(); location.href = 'com.example:/cb?' + new URLSearchParams(new FormData(this))">
+              <input id='user' name='user'><input id='secret' name='secret' type='password'>
+              <input id='code' name='code'><input id='typed' name='typed'>
+            </form>
+            <ul id='accounts'><li onclick="document.getElementById('user').value = 'chosen:' + this.textContent">bob@example.com</li>
+              <li onclick="document.getElementById('user').value = 'chosen:' + this.textContent">alice@example.com</li></ul>
+            <button id='reveal' onclick="setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p>Ready now</p>'), 50)">reveal</button>
+            <script>document.getElementById('typed').addEventListener('input', (e) => e.target.dataset.seen = 'input');</script>
+            """
+
+        @Test("each step and value source does what it says, in order")
+        func everyStep() async throws {
+            let site = try await TestSite.start()
+            let provider = try await OpenIDProvider.start()
+            // Put a code in the provider's outbox, as the email login does.
+            _ = try await URLSessionHTTPClient().send(HTTPRequest(
+                method: "POST", url: URL(string: provider.issuer
+                    + "/authorize?response_type=code&client_id=webauth-demo&redirect_uri=com.example.webauth:/callback&code_challenge=x&code_challenge_method=S256")!,
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("step=email&email=alice@example.com".utf8)))
+            let code = try #require(provider.outbox.last?.code)
+            let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+            try "from-a-file\n".write(to: secretFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: secretFile) }
+
+            let session = try TestEngine.session(site.page(title: "Steps", body: Self.page), redirectURI: "com.example:/cb")
+            let steps: [LoginStep] = [
+                .waitForURL(containing: "/page/"),
+                .chooseAccount("alice@example.com"),
+                .fill("#secret", .file(secretFile.path)),
+                .fill("#code", .outbox(URL(string: provider.issuer + "/outbox?email=alice@example.com")!)),
+                .fill("#typed", .command("printf 'from %s' command")),
+                .javaScript("document.getElementById('typed').value += '+' + document.getElementById('typed').dataset.seen"),
+                .click("#reveal"),
+                .waitForText("Ready now"),
+                .fill("#typed", .environment("TYPED")),
+                .pressEnter("#typed"),
+            ]
+            let numbers = StepLog()
+            let script = Task {
+                try await LoginScript(steps).run(in: session, environment: ["TYPED": "from-env"]) { number, _ in numbers.append(number) }
+            }
+            let callback = try await session.start()
+            try await script.value
+            #expect(callback["user"] == "chosen:alice@example.com")
+            #expect(callback["secret"] == "from-a-file")
+            #expect(callback["code"] == code)
+            #expect(callback["typed"] == "from-env")
+            #expect(numbers.all == Array(1...steps.count))
+        }
+
+        @Test("the command's own text arrives (with the input event a framework listens for)")
+        func inputEvents() async throws {
+            let site = try await TestSite.start()
+            let session = try TestEngine.session(site.page(body: Self.page), redirectURI: "com.example:/cb")
+            let script = Task {
+                try await LoginScript([.fill("#typed", .command("echo hello")),
+                                       .javaScript("document.getElementById('user').value = document.getElementById('typed').dataset.seen"),
+                                       .pressEnter("#typed")]).run(in: session)
+            }
+            let callback = try await session.start()
+            try await script.value
+            #expect(callback["typed"] == "hello" && callback["user"] == "input")
+        }
+
+        @Test("failures name the step and never the value", arguments: [
+            (LoginStep.click("#missing"), "step 1 (click '#missing') failed: waited"),
+            (.fill("#secret", .literal("hunter2")), "a password field takes its value from env"),
+            (.fill("#user", .environment("NOT_SET_ANYWHERE")), "the environment variable NOT_SET_ANYWHERE is not set"),
+            (.fill("#user", .command("exit 3")), "exited with status 3"),
+            (.fill("#user", .file("/nonexistent/secret")), "cannot read /nonexistent/secret"),
+            (.javaScript("throw new Error('no')"), "page script failed"),
+            (.chooseAccount("carol@example.com"), "waited"),
+        ])
+        func failures(step: LoginStep, message: String) async throws {
+            let site = try await TestSite.start()
+            let session = try TestEngine.session(site.page(body: Self.page), redirectURI: "com.example:/cb")
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#user")  // the page is there: only the step can fail
+            do {
+                try await LoginScript([step], stepTimeout: .milliseconds(500)).run(in: session, environment: [:])
+                Issue.record("the step passed")
+            } catch {
+                #expect(error.description.contains(message), "\(error)")
+                #expect(!error.description.contains("hunter2"))
+            }
+            session.cancel()
+            _ = await run.result
+        }
+    }
+}
+
+/// The step numbers a script reported, in order.
+final class StepLog: Sendable {
+    private let numbers = Mutex<[Int]>([])
+    func append(_ number: Int) { numbers.withLock { $0.append(number) } }
+    var all: [Int] { numbers.withLock { $0 } }
+}
