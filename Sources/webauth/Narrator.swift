@@ -46,8 +46,10 @@ final class Narrator: Sendable {
         Task {
             for await event in session.events {
                 switch event {
-                case .loadCommitted(let url, let host, let tls) where verbose || !quiet:
+                case .loadCommitted(let url, let host, let tls) where verbose:
                     write("page from \(host) (TLS: \(tls)): \(URLRedaction.redactingValues(url))")
+                case .loadCommitted(let url, let host, _) where !quiet:
+                    write("page \(URLComponents(string: url)?.path ?? "") from \(host)")
                 case .navigation(let decision) where verbose || (!quiet && decision.verdict != .allowed):
                     write("navigation \(decision)")
                 default: break

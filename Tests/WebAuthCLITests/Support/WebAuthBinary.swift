@@ -32,12 +32,17 @@ struct WebAuthBinary {
     /// (no pipe can fill up) and the exit is awaited without blocking a thread of the pool,
     /// which an in-process provider needs to answer the child.
     func callAsFunction(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Run {
+        try await run(Self.binary, arguments, environment: extra)
+    }
+
+    /// Runs `executable` the same way.
+    func run(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) async throws -> Run {
         let id = UUID().uuidString
         let (outURL, errURL) = (home.appendingPathComponent("\(id).out"), home.appendingPathComponent("\(id).err"))
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = baseEnvironment.merging(extra) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
