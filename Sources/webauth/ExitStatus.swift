@@ -56,7 +56,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         switch error {
         case .session(let session): self.init(Self.status(of: session), "sign-in failed: \(session)")
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
-        case .script(let message): self.init(.scriptFailed, "sign-in failed: \(message)")
+        case .script(let message, _): self.init(.scriptFailed, "sign-in failed: \(message)")
         case .storage(let storage): self.init(.localFailure, "\(storage)")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import OpenIDConnect
 import WebAuthSession
 import Yams
@@ -31,6 +32,13 @@ struct Login: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A login script (JSON or YAML) to fill the page; secrets come from the environment.", valueName: "file"))
     var script: String?
 
+    @Option(help: ArgumentHelp("Where a failed login script leaves its screenshot, page facts and navigation log (default: a new directory under $TMPDIR).",
+                               valueName: "directory"))
+    var artifacts: String?
+
+    @Option(help: ArgumentHelp("Write the navigation log (JSON) here, whether the sign-in works or not.", valueName: "file"))
+    var trace: String?
+
     @OptionGroup(title: "Presentation") var presentation: PresentationOptions
     @OptionGroup(title: "Saved sign-in") var profile: ProfileOptions
 
@@ -41,33 +49,61 @@ struct Login: AsyncParsableCommand {
         try await reportingFailures {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
-            let loginScript = try script.map { path throws(CommandFailure) in try Self.loadScript(path) }
+            let loginScript = try script.map { try Self.loadScript($0) }
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
+            let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
+            let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
+                : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let store = try profile.store()
             let verbose = presentation.verbose
-            let result: SignInResult
+            let shown = SessionBox()
+            let outcome: Result<SignInResult, SignInError>
             do {
-                result = try await narrator.waiting(for: "the sign-in") {
+                outcome = .success(try await narrator.waiting(for: "the sign-in") {
                     try await settings.client.signIn(
-                        scopes: scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
-                            : scopes.flatMap { $0.split(separator: " ").map(String.init) },
-                        responseType: responseType,
-                        additionalParameters: settings.parameters.merging(try Self.parameters(parameters)) { $1 },
+                        scopes: scopes, responseType: responseType, additionalParameters: parameters,
                         options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
+                            shown.session = session
                             narrator.follow(session)
                             try await loginScript?.run(in: session) { number, step in
                                 if verbose { narrator.say("step \(number): \(step)") }
                             }
                         }
-                }
+                })
             } catch let error as SignInError {
-                throw CommandFailure(error)
+                outcome = .failure(error)
             }
-            let state = result.authState
+            if let trace { await Self.writeTrace(of: shown.session, to: trace, narrator) }
+            let state: AuthState
+            switch outcome {
+            case .success(let result): state = result.authState
+            case .failure(.script(let message, let report?)): throw Self.reportScriptFailure(message, report, in: artifacts)
+            case .failure(let error): throw CommandFailure(error)
+            }
             do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
             print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+        }
+    }
+
+    /// Leaves the failed script's artefacts in `directory` (or a new temporary one) and says where.
+    private static func reportScriptFailure(_ message: String, _ report: FailureReport, in directory: String?) -> CommandFailure {
+        let target = directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("webauth-failure-\(UUID().uuidString.prefix(8))")
+        do { try report.write(to: target) } catch {
+            return CommandFailure(.scriptFailed, "sign-in failed: \(message) (no artifacts: \(target.path): \(error.localizedDescription))")
+        }
+        return CommandFailure(.scriptFailed, "sign-in failed: \(message); screenshot, page and navigation log in \(target.path)")
+    }
+
+    /// Writes the session's navigation log as JSON.
+    private static func writeTrace(of session: WebAuthenticationSession?, to path: String, _ narrator: Narrator) async {
+        let log = await session?.navigationLog ?? []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        do { try encoder.encode(log).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            narrator.warn("the trace could not be written to \(path): \(error.localizedDescription)")
         }
     }
 
@@ -101,5 +137,15 @@ struct Login: AsyncParsableCommand {
         case DecodingError.typeMismatch(_, let context): "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
         default: String(describing: error)
         }
+    }
+}
+
+/// The session a sign-in showed, kept for its navigation log.
+final class SessionBox: Sendable {
+    private let shown = Mutex<WebAuthenticationSession?>(nil)
+
+    var session: WebAuthenticationSession? {
+        get { shown.withLock { $0 } }
+        set { shown.withLock { $0 = newValue } }
     }
 }

@@ -161,3 +161,29 @@ struct LoginCommandTests {
         #expect(run.status == 64 && run.stderr.contains(message), "stderr: \(run.stderr)")
     }
 }
+
+extension LoginCommandTests {
+    @Test("a failed script leaves its screenshot, page facts and navigation log; --trace writes the log of a good run")
+    func artifactsAndTrace() async throws {
+        let provider = try await OpenIDProvider.start()
+        let artifacts = webauth.home.appendingPathComponent("artifacts")
+        let failing = try await login(provider, ["--artifacts", artifacts.path], script: """
+            step_timeout: 5
+            steps:
+              - click: "#missing"
+            """)
+        #expect(failing.status == 7 && failing.stderr.contains("screenshot, page and navigation log in \(artifacts.path)"))
+        let png = try Data(contentsOf: artifacts.appendingPathComponent("screenshot.png"))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let page = try JSONValue(parsing: String(contentsOf: artifacts.appendingPathComponent("page.json"), encoding: .utf8))
+        #expect(page["step"] == .string("step 1: click '#missing'") && page["title"] == .string("Sign in to the development provider"))
+
+        let trace = webauth.home.appendingPathComponent("trace.json")
+        let good = try await login(provider, ["--trace", trace.path])
+        #expect(good.status == 0)
+        let log = try JSONValue(parsing: String(contentsOf: trace, encoding: .utf8))
+        guard case .array(let entries) = log else { Issue.record("not a list: \(log)"); return }
+        #expect(entries.contains { $0["kind"] == .string("captured") && $0["value"]?.stringValue?.contains("code=<") == true },
+                "the captured redirect is in the trace, its values redacted")
+    }
+}

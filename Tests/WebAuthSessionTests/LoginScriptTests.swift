@@ -110,3 +110,38 @@ final class StepLog: Sendable {
     func append(_ number: Int) { numbers.withLock { $0.append(number) } }
     var all: [Int] { numbers.withLock { $0 } }
 }
+
+extension EngineTests.LoginScripts {
+    @Test("a failed step comes with what a person would see: screenshot, URL, title, text, navigation log")
+    func failureReport() async throws {
+        let provider = try await OpenIDProvider.start()
+        let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                         redirectURI: try RedirectURI("com.example.webauth:/callback"))
+        do {
+            _ = try await client.signIn(options: TestEngine.options(), script: LoginScript([
+                .fill("#username", .literal("alice")), .waitForElement("#no-such-thing"),
+            ], stepTimeout: .seconds(2)).runner())
+            Issue.record("signed in without a password")
+        } catch {
+            guard case .script(let message, let report?) = error else { throw error }
+            #expect(message.hasPrefix("step 2 (wait for '#no-such-thing') failed"))
+            #expect(report.step == "step 2: wait for '#no-such-thing'")
+            #expect(report.title == "Sign in to the development provider")
+            #expect(report.url?.hasPrefix(provider.issuer + "/authorize?") == true)
+            #expect(report.visibleText?.contains("User name") == true)
+            #expect(report.navigationLog.contains { $0.kind == "load-committed" && $0.value.hasPrefix(provider.issuer) })
+            let png = try #require(report.screenshotPNG)
+            let image = try #require(PNGImage(png))
+            #expect(image.width == 1024 && image.height == 768)
+            #expect(image.count(0x2B59C3) > 1000, "the page's blue Sign in button is in the screenshot")
+
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let files = try report.write(to: directory)
+            #expect(files.map(\.lastPathComponent) == ["screenshot.png", "page.json", "navigation.json"])
+            let facts = try JSONValue(parsing: String(contentsOf: directory.appendingPathComponent("page.json"), encoding: .utf8))
+            #expect(facts["step"] == .string("step 2: wait for '#no-such-thing'"))
+        }
+        #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
+    }
+}

@@ -73,7 +73,7 @@ extension EngineTests {
                 }
                 Issue.record("signed in without a login")
             } catch {
-                guard case .script(let message) = error else { throw error }
+                guard case .script(let message, _) = error else { throw error }
                 #expect(message.contains("#no-such-field"))
             }
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)

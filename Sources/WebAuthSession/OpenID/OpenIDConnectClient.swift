@@ -125,7 +125,7 @@ public actor OpenIDConnectClient {
         let scriptTask = script.map { script in
             Task {
                 do { try await script(session) } catch {
-                    scriptFailure.message.withLock { $0 = String(describing: error) }
+                    scriptFailure.failure.withLock { $0 = (String(describing: error), (error as? LoginScriptError)?.report) }
                     session.cancel()
                 }
             }
@@ -134,7 +134,7 @@ public actor OpenIDConnectClient {
         do {
             return try await session.start()
         } catch {
-            if error == .cancelled, let failure = scriptFailure.message.withLock({ $0 }) { throw .script(failure) }
+            if error == .cancelled, let failure = scriptFailure.failure.withLock({ $0 }) { throw .script(failure.message, report: failure.report) }
             throw .session(error)
         }
     }
@@ -180,5 +180,5 @@ public actor OpenIDConnectClient {
 
 /// The error of a login script that failed, recorded before it cancels the session.
 private final class ScriptFailure: Sendable {
-    let message = Mutex<String?>(nil)
+    let failure = Mutex<(message: String, report: FailureReport?)?>(nil)
 }

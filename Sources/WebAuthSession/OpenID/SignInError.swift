@@ -7,8 +7,9 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
     case session(WebAuthSessionError)
     /// The protocol failed (discovery, the response's checks, the token request, the ID token).
     case openIDConnect(OpenIDConnectError)
-    /// The login script threw; `message` is its error.
-    case script(String)
+    /// The login script threw; `message` is its error. A ``LoginScript`` adds a report of the
+    /// page as it was (screenshot, text, navigation log).
+    case script(String, report: FailureReport?)
     /// The saved state could not be removed (sign-out) or written.
     case storage(AuthStateStoreError)
 
@@ -25,7 +26,7 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .session(let error): "\(error)"
         case .openIDConnect(let error): "\(error)"
-        case .script(let message): "login script failed: \(message)"
+        case .script(let message, _): "login script failed: \(message)"
         case .storage(let error): "\(error)"
         }
     }

@@ -61,7 +61,9 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             do {
                 try await perform(step, in: session, environment: environment, http: http)
             } catch {
-                throw LoginScriptError(stepNumber: index + 1, step: step, reason: String(describing: error))
+                let reason = String(describing: error)
+                let report = await session.failureReport(step: "step \(index + 1): \(step)", reason: reason)
+                throw LoginScriptError(stepNumber: index + 1, step: step, reason: reason, report: report)
             }
         }
     }
@@ -154,6 +156,8 @@ public struct LoginScriptError: Error, Sendable, Hashable, CustomStringConvertib
     public let step: LoginStep
     /// What went wrong.
     public let reason: String
+    /// The page when it went wrong: screenshot, URL, title, visible text, navigation log.
+    public let report: FailureReport?
 
     public var description: String { "step \(stepNumber) (\(step)) failed: \(reason)" }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import OpenIDConnect
 internal import CWebKitGTK
 
@@ -96,5 +97,31 @@ extension WebAuthenticationSession {
             case .timedOut: throw .timedOut(waitingFor: condition, after: timeout, url: page.currentURL)
             }
         }
+    }
+}
+
+/// What a person would see: a screenshot, and the page's address, title and text.
+extension WebAuthenticationSession {
+    /// The visible part of the page as PNG (rendered by WebKit, also when headless).
+    /// - Throws: ``PageScriptError``.
+    public func screenshot(timeout: Duration = .seconds(10)) async throws(PageScriptError) -> Data {
+        let deadline = ContinuousClock.now + timeout
+        let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
+        guard let view = page.view else { throw .sessionEnded }
+        let result = await withCheckedContinuation { continuation in
+            PageSnapshot.png(of: view) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// The page's URL, title and visible text, screenshot and navigation log: what a person
+    /// fixing a login script needs. Parts that cannot be had (the page is gone) are left out.
+    public func failureReport(step: String? = nil, reason: String? = nil) async -> FailureReport {
+        let state = try? await evaluateJavaScript(
+            "({url: location.href, title: document.title, text: document.body ? document.body.innerText : ''})",
+            timeout: .seconds(5))
+        return FailureReport(step: step, reason: reason, url: state?["url"]?.stringValue ?? page?.currentURL,
+                             title: state?["title"]?.stringValue, visibleText: state?["text"]?.stringValue,
+                             screenshotPNG: try? await screenshot(timeout: .seconds(5)), navigationLog: navigationLog)
     }
 }

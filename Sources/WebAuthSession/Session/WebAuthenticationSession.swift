@@ -34,6 +34,10 @@ public final class WebAuthenticationSession {
     private var state = State.idle
     private(set) var page: SignInPage?
     private var pageWaiters: [@WebKitActor () -> Void] = []
+    private var startedAt = ContinuousClock.now
+    /// What happened so far: page loads, titles, and every navigation decision (load progress
+    /// left out). Kept after the session ends, for a harness's artefacts or a trace.
+    public private(set) var navigationLog: [NavigationLogEntry] = []
 
     private enum State {
         case idle
@@ -90,10 +94,14 @@ public final class WebAuthenticationSession {
             self.finish(.failure(.timedOut(after: options.timeout, lastURL: self.page?.currentURL)))
         }
         state = .running(continuation, timeout: timeout)
+        startedAt = .now
         do {
             page = try SignInPage(
                 startURL: url, policy: NavigationPolicy(redirectURI: redirectURI), options: options, logger: logger,
-                onEvent: { [eventSink] event in eventSink.yield(event) },
+                onEvent: { [weak self, eventSink] event in
+                    self?.log(event)
+                    eventSink.yield(event)
+                },
                 onOutcome: { [weak self] outcome in self?.finish(outcome) })
         } catch {
             finish(.failure(error))
@@ -137,6 +145,12 @@ public final class WebAuthenticationSession {
             }
             if !arrived { throw .timedOut(waitingFor: condition, after: timeout, url: nil) }
         }
+    }
+
+    private func log(_ event: WebAuthenticationEvent) {
+        let elapsed = ContinuousClock.now - startedAt
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        if let entry = NavigationLogEntry(event, milliseconds: milliseconds) { navigationLog.append(entry) }
     }
 
     private func notifyPageWaiters() {

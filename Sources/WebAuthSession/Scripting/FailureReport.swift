@@ -1,0 +1,53 @@
+import Foundation
+
+/// Everything needed to fix a login script without running it again: the failed step and why,
+/// the page's URL, title and visible text, a screenshot, and the navigation log.
+public struct FailureReport: Sendable, Hashable {
+    /// The step that failed (its description), if a script was running.
+    public var step: String?
+    /// Why it failed.
+    public var reason: String?
+    /// The page's URL.
+    public var url: String?
+    /// The page's title.
+    public var title: String?
+    /// The page's visible text (`innerText`: what a person reads, not the fields' values).
+    public var visibleText: String?
+    /// What the page looked like, as PNG.
+    public var screenshotPNG: Data?
+    /// The session's navigation log up to the failure.
+    public var navigationLog: [NavigationLogEntry]
+
+    /// Writes `screenshot.png`, `page.json` (step, reason, URL, title, text) and
+    /// `navigation.json` into `directory` (created, mode 0700) and returns their URLs.
+    @discardableResult
+    public func write(to directory: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var written: [URL] = []
+        func save(_ data: Data, _ name: String) throws {
+            let url = directory.appendingPathComponent(name)
+            try data.write(to: url, options: .atomic)
+            written.append(url)
+        }
+        if let screenshotPNG { try save(screenshotPNG, "screenshot.png") }
+        try save(try encoder.encode(PageFacts(step: step, reason: reason, url: url, title: title, visibleText: visibleText)), "page.json")
+        try save(try encoder.encode(navigationLog), "navigation.json")
+        return written
+    }
+
+    private struct PageFacts: Encodable {
+        let step: String?
+        let reason: String?
+        let url: String?
+        let title: String?
+        let visibleText: String?
+
+        enum CodingKeys: String, CodingKey {
+            case step, reason, url, title
+            case visibleText = "visible_text"
+        }
+    }
+}
