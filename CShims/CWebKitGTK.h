@@ -37,6 +37,14 @@ static inline GtkWindow *cwk_window(GtkWidget *widget) { return GTK_WINDOW(widge
 /** GTK_CONTAINER(): a widget known to be a container. */
 static inline GtkContainer *cwk_container(GtkWidget *widget) { return GTK_CONTAINER(widget); }
 
+/** GTK_HEADER_BAR(), GTK_BOX(), GTK_LABEL(), GTK_PROGRESS_BAR(), GTK_BUTTON(): the sign-in window's chrome. */
+static inline GtkHeaderBar *cwk_header_bar(GtkWidget *widget) { return GTK_HEADER_BAR(widget); }
+static inline GtkBox *cwk_box(GtkWidget *widget) { return GTK_BOX(widget); }
+static inline GtkLabel *cwk_label(GtkWidget *widget) { return GTK_LABEL(widget); }
+static inline GtkProgressBar *cwk_progress_bar(GtkWidget *widget) { return GTK_PROGRESS_BAR(widget); }
+static inline GtkButton *cwk_button(GtkWidget *widget) { return GTK_BUTTON(widget); }
+static inline GtkImage *cwk_image(GtkWidget *widget) { return GTK_IMAGE(widget); }
+
 /** GTK_IS_WINDOW(): whether a pointer handed in by a host application is a GtkWindow. */
 static inline gboolean cwk_is_window(gpointer instance) { return instance != NULL && GTK_IS_WINDOW(instance); }
 
@@ -142,6 +150,42 @@ static inline gulong cwk_connect_delete_event(GtkWidget *window, CWKDeleteEventH
                                               gpointer data, GClosureNotify destroy) {
     return CWK_CONNECT(window, "delete-event", handler, data, destroy);
 }
+
+/** GtkWidget::key-press-event (Escape cancels the sign-in). */
+typedef gboolean (*CWKKeyPressHandler)(GtkWidget *, GdkEventKey *, gpointer);
+static inline gulong cwk_connect_key_press(GtkWidget *widget, CWKKeyPressHandler handler,
+                                           gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(widget, "key-press-event", handler, data, destroy);
+}
+
+/** GtkButton::clicked. */
+typedef void (*CWKClickedHandler)(GtkButton *, gpointer);
+static inline gulong cwk_connect_clicked(GtkWidget *button, CWKClickedHandler handler,
+                                         gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(button, "clicked", handler, data, destroy);
+}
+
+/** WebKitWebView::context-menu (return TRUE: no menu) and ::run-file-chooser (TRUE: no chooser). */
+typedef gboolean (*CWKContextMenuHandler)(WebKitWebView *, WebKitContextMenu *, WebKitHitTestResult *, gpointer);
+static inline gulong cwk_connect_context_menu(WebKitWebView *view, CWKContextMenuHandler handler,
+                                              gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "context-menu", handler, data, destroy);
+}
+typedef gboolean (*CWKFileChooserHandler)(WebKitWebView *, WebKitFileChooserRequest *, gpointer);
+static inline gulong cwk_connect_run_file_chooser(WebKitWebView *view, CWKFileChooserHandler handler,
+                                                  gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "run-file-chooser", handler, data, destroy);
+}
+
+/** GtkWidget::button-press-event, ::motion-notify-event and friends: any input (a kiosk's idle timer). */
+typedef gboolean (*CWKInputEventHandler)(GtkWidget *, GdkEvent *, gpointer);
+static inline gulong cwk_connect_input_event(GtkWidget *widget, const char *signal, CWKInputEventHandler handler,
+                                             gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(widget, signal, handler, data, destroy);
+}
+
+/** The keyval of a key event. */
+static inline guint cwk_event_key_keyval(GdkEventKey *event) { return event->keyval; }
 
 /* ---- Main context ----------------------------------------------------- */
 

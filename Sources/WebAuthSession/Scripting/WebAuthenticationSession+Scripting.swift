@@ -102,14 +102,23 @@ extension WebAuthenticationSession {
 
 /// What a person would see: a screenshot, and the page's address, title and text.
 extension WebAuthenticationSession {
-    /// The visible part of the page as PNG (rendered by WebKit, also when headless).
+    /// What a screenshot shows.
+    public enum ScreenshotArea: Sendable {
+        /// The visible part of the page, rendered by WebKit (also when headless).
+        case page
+        /// The whole sign-in window as on screen, header bar included (the page alone when headless).
+        case window
+    }
+
+    /// A screenshot as PNG.
     /// - Throws: ``PageScriptError``.
-    public func screenshot(timeout: Duration = .seconds(10)) async throws(PageScriptError) -> Data {
+    public func screenshot(of area: ScreenshotArea = .page, timeout: Duration = .seconds(10)) async throws(PageScriptError) -> Data {
         let deadline = ContinuousClock.now + timeout
         let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
         guard let view = page.view else { throw .sessionEnded }
+        let window = area == .window && page.chrome != nil ? page.window : nil
         let result = await withCheckedContinuation { continuation in
-            PageSnapshot.png(of: view) { continuation.resume(returning: $0) }
+            PageSnapshot.png(of: view, in: window) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }

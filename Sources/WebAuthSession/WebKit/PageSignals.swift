@@ -90,6 +90,20 @@ enum PageSignals {
         return 1
     }
 
+    /// Escape in the sign-in window: the person cancels (TRUE: the key is handled).
+    static let keyPress: CWKKeyPressHandler = { _, event, data in
+        guard let event, cwk_event_key_keyval(event) == UInt32(GDK_KEY_Escape) else { return 0 }
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        return 1
+    }
+
+    /// The header bar's Cancel button.
+    static let cancelClicked: CWKClickedHandler = { _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+    }
+
     private static func navigationRequest(_ action: OpaquePointer?, opensNewWindow: Bool) -> NavigationRequest? {
         guard let action, let request = webkit_navigation_action_get_request(action),
               let uri = webkit_uri_request_get_uri(request) else { return nil }

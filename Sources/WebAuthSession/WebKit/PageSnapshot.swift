@@ -1,14 +1,24 @@
 import Foundation
 internal import CWebKitGTK
 
-/// Renders what a web view shows into a PNG, with WebKit's snapshot API (it works off screen too).
+/// Screenshots: the page rendered by WebKit's snapshot API (it works off screen too), or the
+/// whole window as a person sees it: GTK draws the window's widgets as they are now, and
+/// WebKit's rendering of the page is laid where the view is.
 @WebKitActor
 enum PageSnapshot {
     typealias Completion = @WebKitActor (Result<Data, PageScriptError>) -> Void
 
-    /// The visible part of `view`'s page, as PNG.
-    static func png(of view: UnsafeMutablePointer<WebKitWebView>, completion: @escaping Completion) {
-        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
+    /// The visible part of `view`'s page; with `window`, the whole window around it. As PNG.
+    static func png(of view: UnsafeMutablePointer<WebKitWebView>, in window: UnsafeMutablePointer<GtkWidget>?,
+                    completion: @escaping Completion) {
+        let box = Unmanaged.passRetained(CompletionBox { (result: Result<OpaquePointer, PageScriptError>) in
+            completion(result.flatMap { surface in
+                defer { cairo_surface_destroy(surface) }
+                guard let window, let composed = compose(page: surface, view: view, window: window) else { return encode(surface) }
+                defer { cairo_surface_destroy(composed) }
+                return encode(composed)
+            })
+        }).toOpaque()
         webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil, { source, result, data in
             PageSnapshot.finish(source: source, result: result, data: data)
         }, box)
@@ -18,19 +28,34 @@ enum PageSnapshot {
         var error: UnsafeMutablePointer<GError>?
         let surface = webkit_web_view_get_snapshot_finish(cwk_web_view_from_object(source), result, &error)
         let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
-        let outcome: Result<Data, PageScriptError>
-        if let surface {
-            outcome = encode(surface)
-            cairo_surface_destroy(surface)
-        } else {
-            outcome = .failure(.scriptFailed(message: "snapshot failed: " + (error.map { String(cString: $0.pointee.message) } ?? "unknown error")))
-        }
+        let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
         if let error { g_error_free(error) }
-        WebKitActor.assumeIsolated { box.completion(outcome) }
+        // The surface is handed over whole: nothing else holds it.
+        nonisolated(unsafe) let rendered = surface
+        WebKitActor.assumeIsolated {
+            box.completion(rendered.map { .success($0) } ?? .failure(.scriptFailed(message: "snapshot failed: \(message)")))
+        }
+    }
+
+    /// The window drawn by GTK as it is now (header bar, progress, borders), with `page` painted
+    /// where the view is; `nil` when the window is not on screen.
+    private static func compose(page: OpaquePointer, view: UnsafeMutablePointer<WebKitWebView>,
+                                window: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
+        guard gtk_widget_get_mapped(window) != 0 else { return nil }
+        var (x, y): (gint, gint) = (0, 0)
+        guard gtk_widget_translate_coordinates(cwk_web_view_widget(view), window, 0, 0, &x, &y) != 0 else { return nil }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width(window),
+                                                 gtk_widget_get_allocated_height(window))!
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        gtk_widget_draw(window, cairo)
+        cairo_set_source_surface(cairo, page, Double(x), Double(y))
+        cairo_paint(cairo)
+        return surface
     }
 
     /// A cairo image surface as PNG bytes.
-    nonisolated static func encode(_ surface: OpaquePointer) -> Result<Data, PageScriptError> {
+    private nonisolated static func encode(_ surface: OpaquePointer) -> Result<Data, PageScriptError> {
         let sink = PNGSink()
         let status = cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
             guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
@@ -46,7 +71,7 @@ enum PageSnapshot {
     }
 
     private final class CompletionBox: Sendable {
-        let completion: Completion
-        init(_ completion: @escaping Completion) { self.completion = completion }
+        let completion: @WebKitActor (Result<OpaquePointer, PageScriptError>) -> Void
+        init(_ completion: @escaping @WebKitActor (Result<OpaquePointer, PageScriptError>) -> Void) { self.completion = completion }
     }
 }

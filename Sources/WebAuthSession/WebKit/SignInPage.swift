@@ -12,7 +12,9 @@ final class SignInPage {
 
     let policy: NavigationPolicy
     private(set) var view: UnsafeMutablePointer<WebKitWebView>?
-    private var window: UnsafeMutablePointer<GtkWidget>?
+    private(set) var window: UnsafeMutablePointer<GtkWidget>?
+    /// The header bar, progress bar and Cancel button of a window presentation.
+    private(set) var chrome: SignInWindowChrome?
     private var handlers: [(instance: gpointer, id: gulong)] = []
     private var loopbackListener: LoopbackFormPostListener?
     private var pendingFormPostURL: String?
@@ -49,7 +51,13 @@ final class SignInPage {
         configure(view, options: options)
         let window = Self.makeWindow(for: options)
         self.window = window
-        gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
+        if case .window = options.presentation {
+            let chrome = SignInWindowChrome(window: window)
+            self.chrome = chrome
+            gtk_box_pack_start(cwk_box(chrome.content), cwk_web_view_widget(view), 1, 1, 0)
+        } else {
+            gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
+        }
         connectSignals(view: view, window: window)
         SessionRegistry.shared.register(self, view: view)
         gtk_widget_show_all(window)
@@ -119,7 +127,11 @@ final class SignInPage {
             (viewPointer, cwk_connect_notify(view, "notify::estimated-load-progress", PageSignals.progress, target.retainedPointer(), release)),
             (viewPointer, cwk_connect_notify(view, "notify::title", PageSignals.title, target.retainedPointer(), release)),
             (UnsafeMutableRawPointer(window), cwk_connect_delete_event(window, PageSignals.deleteEvent, target.retainedPointer(), release)),
+            (UnsafeMutableRawPointer(window), cwk_connect_key_press(window, PageSignals.keyPress, target.retainedPointer(), release)),
         ]
+        if let cancel = chrome?.cancelButton {
+            handlers.append((UnsafeMutableRawPointer(cancel), cwk_connect_clicked(cancel, PageSignals.cancelClicked, target.retainedPointer(), release)))
+        }
     }
 
     // MARK: Outcome
@@ -258,7 +270,10 @@ final class SignInPage {
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
             hasCommittedLoad = true
-            onEvent(.loadCommitted(url: url, host: URLComponents(string: url)?.host ?? "", tls: tlsState(view)))
+            let host = URLComponents(string: url)?.host ?? ""
+            let tls = tlsState(view)
+            chrome?.show(host: host, tls: tls)
+            onEvent(.loadCommitted(url: url, host: host, tls: tls))
             notifyPageChange()
         case WEBKIT_LOAD_FINISHED:
             onEvent(.loadFinished(url: url))
@@ -286,13 +301,19 @@ final class SignInPage {
 
     func progressChanged() {
         guard let view else { return }
-        onEvent(.progress(webkit_web_view_get_estimated_load_progress(view)))
+        let progress = webkit_web_view_get_estimated_load_progress(view)
+        chrome?.show(progress: progress)
+        onEvent(.progress(progress))
     }
 
     func titleChanged() {
         guard let view else { return }
         let title = webkit_web_view_get_title(view).map { String(cString: $0) } ?? ""
-        if let window { gtk_window_set_title(cwk_window(window), title.isEmpty ? "Sign in" : title) }
+        if let window, let chrome {
+            chrome.show(title: title, in: window)
+        } else if let window {
+            gtk_window_set_title(cwk_window(window), title.isEmpty ? "Sign in" : title)
+        }
         onEvent(.titleChanged(title))
     }
 

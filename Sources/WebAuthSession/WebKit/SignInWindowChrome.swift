@@ -1,0 +1,90 @@
+internal import CWebKitGTK
+
+/// The frame of a sign-in window that a person can trust: a header bar with the page's title,
+/// the host they are typing into and whether its connection is secure (a lock, or a warning),
+/// a Cancel button, and a thin load-progress bar above the page.
+@WebKitActor
+final class SignInWindowChrome {
+    /// How the connection of the page shown is presented.
+    enum Security: Equatable {
+        /// Nothing loaded yet.
+        case unknown
+        /// HTTPS with a valid certificate.
+        case secure
+        /// Plain HTTP: readable by anyone on the way (fine on loopback, shown anyway).
+        case notEncrypted
+    }
+
+    /// The box that holds the progress bar and then the page.
+    let content: UnsafeMutablePointer<GtkWidget>
+    /// The Cancel button (it ends the sign-in as if the window were closed).
+    let cancelButton: UnsafeMutablePointer<GtkWidget>
+    private let titleLabel: UnsafeMutablePointer<GtkWidget>
+    private let hostLabel: UnsafeMutablePointer<GtkWidget>
+    private let securityIcon: UnsafeMutablePointer<GtkWidget>
+    private let progressBar: UnsafeMutablePointer<GtkWidget>
+    /// What the header shows now (for tests and accessibility checks).
+    private(set) var title = "Sign in"
+    private(set) var host = ""
+    private(set) var security = Security.unknown
+
+    /// Builds the chrome into `window` and returns it; the page goes into ``content``.
+    init(window: UnsafeMutablePointer<GtkWidget>) {
+        let header = gtk_header_bar_new()!
+        gtk_header_bar_set_show_close_button(cwk_header_bar(header), 0)
+        cancelButton = gtk_button_new_with_mnemonic("_Cancel")!
+        gtk_header_bar_pack_start(cwk_header_bar(header), cancelButton)
+
+        titleLabel = gtk_label_new("Sign in")!
+        gtk_label_set_ellipsize(cwk_label(titleLabel), PANGO_ELLIPSIZE_END)
+        gtk_style_context_add_class(gtk_widget_get_style_context(titleLabel), "title")
+        securityIcon = gtk_image_new_from_icon_name("dialog-information-symbolic", GTK_ICON_SIZE_MENU)!
+        hostLabel = gtk_label_new("")!
+        gtk_style_context_add_class(gtk_widget_get_style_context(hostLabel), "subtitle")
+        let origin = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        gtk_widget_set_halign(origin, GTK_ALIGN_CENTER)
+        gtk_box_pack_start(cwk_box(origin), securityIcon, 0, 0, 0)
+        gtk_box_pack_start(cwk_box(origin), hostLabel, 0, 0, 0)
+        let titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_valign(titles, GTK_ALIGN_CENTER)
+        gtk_box_pack_start(cwk_box(titles), titleLabel, 0, 0, 0)
+        gtk_box_pack_start(cwk_box(titles), origin, 0, 0, 0)
+        gtk_header_bar_set_custom_title(cwk_header_bar(header), titles)
+        gtk_window_set_titlebar(cwk_window(window), header)
+
+        content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        progressBar = gtk_progress_bar_new()!
+        gtk_widget_set_no_show_all(progressBar, 1)
+        gtk_box_pack_start(cwk_box(content), progressBar, 0, 0, 0)
+        gtk_container_add(cwk_container(window), content)
+    }
+
+    /// Shows the page's title (in the header and the window's own title).
+    func show(title: String, in window: UnsafeMutablePointer<GtkWidget>) {
+        self.title = title.isEmpty ? "Sign in" : title
+        gtk_label_set_text(cwk_label(titleLabel), self.title)
+        gtk_window_set_title(cwk_window(window), self.title)
+    }
+
+    /// Shows the host of the page just committed and how its connection is protected. A page
+    /// with a certificate error is never shown, so there is no "insecure TLS" state.
+    func show(host: String, tls: TLSState) {
+        self.host = host
+        security = tls == .valid ? .secure : .notEncrypted
+        gtk_label_set_text(cwk_label(hostLabel), security == .secure ? host : "\(host) — not encrypted")
+        gtk_image_set_from_icon_name(cwk_image(securityIcon),
+                                     security == .secure ? "channel-secure-symbolic" : "channel-insecure-symbolic",
+                                     GTK_ICON_SIZE_MENU)
+        gtk_widget_set_tooltip_text(securityIcon, security == .secure ? "The connection is encrypted and the certificate is valid"
+                                                                      : "The connection is not encrypted")
+    }
+
+    /// Shows load progress from 0 to 1; hidden when the page has loaded.
+    func show(progress: Double) {
+        gtk_progress_bar_set_fraction(cwk_progress_bar(progressBar), progress)
+        if progress >= 1 { gtk_widget_hide(progressBar) } else { gtk_widget_show(progressBar) }
+    }
+
+    /// Whether the progress bar is showing.
+    var isShowingProgress: Bool { gtk_widget_get_visible(progressBar) != 0 }
+}
