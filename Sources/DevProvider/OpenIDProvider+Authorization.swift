@@ -13,12 +13,16 @@ extension OpenIDProvider {
         guard let client = client(query["client_id"]) else {
             return .html(LoginPage.message(title: "Unknown client", "This application is not registered."), status: 400)
         }
-        guard let redirect = query["redirect_uri"], client.redirectURIs.contains(redirect) else {
+        guard let redirect = query["redirect_uri"], client.redirectURIs.contains(where: { Self.redirect(redirect, matches: $0) }) else {
             return .html(LoginPage.message(title: "Invalid redirect URI", "The redirect URI is not registered for this application."), status: 400)
         }
         let respond = { (pairs: [(name: String, value: String)]) -> LocalHTTPResponse in
             let issuer = self.has(.wrongIssuer) ? "https://attacker.example" : self.issuer
             return self.redirect(to: redirect, mode: query["response_mode"], pairs + [("state", query["state"] ?? ""), ("iss", issuer)])
+        }
+        if has(.disallowedUserAgent), Self.isEmbeddedView(request.header("User-Agent") ?? "") {
+            return .html(LoginPage.message(title: "Error 403: disallowed_useragent",
+                                           "This browser or app may not be secure. Use a secure browser to sign in."), status: 403)
         }
         guard query["response_type"] == "code" else { return respond([("error", "unsupported_response_type")]) }
         guard let challenge = query["code_challenge"], query["code_challenge_method"] == "S256" else {
@@ -47,6 +51,21 @@ extension OpenIDProvider {
                           subject: subject, scope: scope)
         state.withLock { $0.codes[code] = grant }
         return respond([("code", code)])
+    }
+
+    /// Exact match, except that a registered loopback `http` URI without a port matches any port
+    /// (RFC 8252 §7.3: native apps listen on a port the system gives them).
+    static func redirect(_ requested: String, matches registered: String) -> Bool {
+        if requested == registered { return true }
+        guard let asked = URLComponents(string: requested), let known = URLComponents(string: registered),
+              known.scheme == "http", known.port == nil, asked.scheme == "http", asked.port != nil,
+              ["127.0.0.1", "[::1]", "::1"].contains(known.host ?? "") else { return false }
+        return asked.host == known.host && asked.path == known.path && asked.query == known.query
+    }
+
+    /// A web view embedded in an app, by the user agent's browser tokens (what user-agent sniffing providers look at).
+    static func isEmbeddedView(_ userAgent: String) -> Bool {
+        userAgent.contains("AppleWebKit") && !["Chrome/", "Firefox/"].contains(where: userAgent.contains)
     }
 
     /// Where a login stands after this request.

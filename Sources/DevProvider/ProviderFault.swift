@@ -16,4 +16,7 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     case expiredIDToken = "expired-id-token"
     /// ID tokens are signed with another key under the published `kid`.
     case badIDTokenSignature = "bad-id-token-signature"
+    /// The login page refuses embedded web views, as Google does: a user agent with `AppleWebKit`
+    /// but no `Chrome/` or `Firefox/` token (WebKitGTK's own) gets a `403 disallowed_useragent` page.
+    case disallowedUserAgent = "disallowed-useragent"
 }

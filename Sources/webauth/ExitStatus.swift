@@ -79,9 +79,10 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .closedByUser, .cancelled: .cancelled
         case .timedOut: .timedOut
         case .loadFailed, .tlsFailure: .networkError
-        case .invalidCallback: .providerError
+        case .invalidCallback, .embeddedViewRefused: .providerError
         case .formPostNotCapturable, .invalidOption: .usage
-        case .webProcessTerminated, .noDisplay, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown:
+        case .webProcessTerminated, .noDisplay, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
+             .browserUnavailable:
             .localFailure
         }
     }

@@ -32,6 +32,13 @@ struct Login: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A login script (JSON or YAML) to fill the page; secrets come from the environment.", valueName: "file"))
     var script: String?
 
+    @Flag(help: "Sign in in the desktop's browser instead (RFC 8252): for providers that refuse embedded views. The redirect comes to http://127.0.0.1:PORT/callback.")
+    var systemBrowser = false
+
+    @Option(help: ArgumentHelp("With --system-browser: the program to open the URL with (its last argument), instead of xdg-open.",
+                               valueName: "path"))
+    var browserCommand: String?
+
     @Option(help: ArgumentHelp("Where a failed login script leaves its screenshot, page facts and navigation log (default: a new directory under $TMPDIR).",
                                valueName: "directory"))
     var artifacts: String?
@@ -62,7 +69,12 @@ struct Login: AsyncParsableCommand {
             let outcome: Result<SignInResult, SignInError>
             do {
                 outcome = .success(try await narrator.waiting(for: "the sign-in") {
-                    try await settings.client.signIn(
+                    if systemBrowser {
+                        return try await settings.client.signInWithSystemBrowser(
+                            scopes: scopes, additionalParameters: parameters, browser: browserCommand.map { .command([$0]) } ?? .desktopDefault,
+                            timeout: .seconds(presentation.timeout))
+                    }
+                    return try await settings.client.signIn(
                         scopes: scopes, responseType: responseType, additionalParameters: parameters,
                         options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
                             shown.session = session

@@ -187,3 +187,29 @@ extension LoginCommandTests {
                 "the captured redirect is in the trace, its values redacted")
     }
 }
+
+extension LoginCommandTests {
+    @Test("a provider that refuses the embedded view exits 3 and says so; --system-browser signs in with curl as the browser")
+    func systemBrowser() async throws {
+        var settings = DevProviderConfiguration()
+        settings.clients = [OpenIDProvider.Client(clientID: "desktop-app",
+                                                  redirectURIs: ["com.example.webauth:/callback", "http://127.0.0.1/callback"])]
+        settings.faults = [.disallowedUserAgent]
+        let provider = try await OpenIDProvider.start(configuration: settings)
+        let refused = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--headless",
+                                         "--script", try webauth.file("wait.yaml", "steps: []")])
+        #expect(refused.status == 3 && refused.stderr.contains("refuses to sign in inside an embedded browser"), "stderr: \(refused.stderr)")
+
+        // The "browser": log in with curl, then follow the redirect to the loopback listener.
+        let browser = try webauth.file("browser.sh", """
+            #!/bin/sh
+            location=$(curl -s -o /dev/null -w '%header{location}' -d username=alice -d password=wonderland "$1")
+            curl -s "$location" | grep -q 'You can close this tab'
+            """)
+        chmod(browser, 0o755)
+        let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--system-browser",
+                                     "--browser-command", browser, "--timeout", "60"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try JSONValue(parsing: run.stdout)["subject"] == .string(OpenIDProvider.User.alice.subject))
+    }
+}

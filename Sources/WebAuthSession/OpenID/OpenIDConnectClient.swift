@@ -91,6 +91,41 @@ public actor OpenIDConnectClient {
         }
     }
 
+    /// Signs in in the person's own browser (RFC 8252), for providers that refuse embedded views:
+    /// the same request (PKCE, `state`, `nonce`) with the redirect URI
+    /// `http://127.0.0.1:PORT/redirectPath` on a free port, opened with `browser`; the checks,
+    /// the exchange and the validation are the same as ``signIn(scopes:responseType:responseMode:additionalParameters:options:script:)``'s.
+    /// Register `http://127.0.0.1/redirectPath` with the provider (any port, RFC 8252 §7.3).
+    ///
+    /// ```swift
+    /// do { result = try await client.signIn() }
+    /// catch .session(.embeddedViewRefused) { result = try await client.signInWithSystemBrowser() }
+    /// ```
+    /// - Throws: ``SignInError``.
+    public func signInWithSystemBrowser(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
+                                        redirectPath: String = "/callback", browser: SystemBrowser = .desktopDefault,
+                                        timeout: Duration = .seconds(300)) async throws(SignInError) -> SignInResult {
+        let configuration: ProviderConfiguration
+        do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
+        let session: SystemBrowserSession
+        do { session = try await SystemBrowserSession(path: redirectPath) } catch { throw .session(error) }
+        let request = AuthorizationRequest(clientID: clientID, redirectURI: session.redirectURI, scopes: scopes,
+                                           additionalParameters: additionalParameters)
+        let callback: RedirectCallback
+        do {
+            callback = try await session.start(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
+                                               browser: browser, timeout: timeout)
+        } catch {
+            throw .session(error)
+        }
+        do {
+            let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
+            return try await complete(response, request: request, configuration: configuration)
+        } catch {
+            throw .openIDConnect(error)
+        }
+    }
+
     /// Signs out at the provider (RP-Initiated Logout): shows its end-session page with the ID
     /// token as a hint and catches the redirect back to `postLogoutRedirectURI` (by default the
     /// sign-in redirect URI), checking its `state`. With a persistent profile, `clearWebsiteData`

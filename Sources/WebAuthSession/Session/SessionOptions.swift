@@ -31,6 +31,10 @@ public struct SessionOptions: Sendable {
     public var additionalHeaders: [String: String] = [:]
     /// A GTK application's window to be transient for and modal to. Default: none.
     public var parentWindow: ParentWindow?
+    /// Text that, found in a page's address or visible text, means the provider refuses
+    /// embedded web views; the session then ends with ``WebAuthSessionError/embeddedViewRefused(url:host:)``.
+    /// Default: Google's `disallowed_useragent` and its "This browser or app may not be secure". Empty: no check.
+    public var embeddedViewRefusalMarkers: [String] = ["disallowed_useragent", "This browser or app may not be secure"]
 
     /// The defaults.
     public init() {}

@@ -31,6 +31,12 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
     case alreadyStarted
     /// The engine was shut down (the program is exiting, or ``WebAuthEngine/shutdown()`` ran).
     case engineShutDown
+    /// The provider refuses embedded web views (Google's `disallowed_useragent`, and others that
+    /// sniff user agents); `url` is the page that said so. Sign in with ``SystemBrowserSession``
+    /// (or ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)``) instead.
+    case embeddedViewRefused(url: String, host: String)
+    /// The system browser could not be opened (no `xdg-open` or `gio`, or the opener failed).
+    case browserUnavailable(String)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -51,6 +57,8 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
         case .invalidOption(let message): "invalid option: \(message)"
         case .alreadyStarted: "the session was already started"
         case .engineShutDown: "the sign-in engine has shut down"
+        case .embeddedViewRefused(let url, let host): "\(host) refuses to sign in inside an embedded browser (\(url)); use the system browser"
+        case .browserUnavailable(let message): "the system browser could not be opened: \(message)"
         }
     }
 }

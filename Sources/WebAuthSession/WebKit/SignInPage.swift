@@ -16,11 +16,12 @@ final class SignInPage {
     /// The header bar, progress bar and Cancel button of a window presentation.
     private(set) var chrome: SignInWindowChrome?
     private var handlers: [(instance: gpointer, id: gulong)] = []
-    private var loopbackListener: LoopbackFormPostListener?
+    private var loopbackListener: LoopbackRedirectListener?
     private var pendingFormPostURL: String?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// Whether a document has been committed (scripts then run in a real page, not about:blank).
     private(set) var hasCommittedLoad = false
+    private let refusalMarkers: [String]
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
     private var onOutcome: (@WebKitActor (Outcome) -> Void)?
     let logger: Logger
@@ -36,6 +37,7 @@ final class SignInPage {
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
+        self.refusalMarkers = options.embeddedViewRefusalMarkers
         try GTKEnvironment.ready()
         let request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
         defer { g_object_unref(request) }
@@ -246,9 +248,11 @@ final class SignInPage {
         do {
             pendingFormPostURL = url
             if loopbackListener == nil {
-                loopbackListener = try LoopbackFormPostListener(redirectURI: policy.redirectURI, port: port) { [weak self] body in
+                loopbackListener = try LoopbackRedirectListener(
+                    host: policy.redirectURI.host ?? "127.0.0.1", port: port, path: policy.redirectURI.path, methods: ["POST"], reply: .noContent
+                ) { [weak self] request in
                     guard let self, let url = self.pendingFormPostURL else { return }
-                    self.capture(url: url, formBody: body)
+                    self.capture(url: url, formBody: request.body)
                 }
             }
             return true
@@ -278,8 +282,20 @@ final class SignInPage {
         case WEBKIT_LOAD_FINISHED:
             onEvent(.loadFinished(url: url))
             notifyPageChange()
+            checkForEmbeddedViewRefusal(view, url: url)
         default:
             break
+        }
+    }
+
+    /// Ends the session when the page says the provider refuses embedded views.
+    private func checkForEmbeddedViewRefusal(_ view: UnsafeMutablePointer<WebKitWebView>, url: String) {
+        guard !refusalMarkers.isEmpty else { return }
+        let script = "location.href + '\\n' + (document.body ? document.body.innerText.slice(0, 50000) : '')"
+        JavaScriptBridge.evaluate(script, in: view, world: JavaScriptBridge.helperWorld) { [weak self] result in
+            guard let self, !self.hasEnded, case .success(.string(let text)) = result,
+                  self.refusalMarkers.contains(where: { text.contains($0) }) else { return }
+            self.fail(.embeddedViewRefused(url: url, host: URLComponents(string: url)?.host ?? ""))
         }
     }
 

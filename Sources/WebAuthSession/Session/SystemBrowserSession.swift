@@ -1,0 +1,102 @@
+import Foundation
+import OpenIDConnect
+
+/// A sign-in in the person's own browser (RFC 8252 §7.3): a listener on 127.0.0.1 at a free
+/// port receives the redirect on the exact path, answers with a small "you can close this tab"
+/// page, and hands back the callback. For providers that refuse embedded views
+/// (``WebAuthSessionError/embeddedViewRefused(url:host:)``).
+///
+/// ```swift
+/// let browser = try await SystemBrowserSession(path: "/callback")
+/// let url = makeAuthorizationURL(redirectURI: await browser.redirectURI)   // the port is known now
+/// let callback = try await browser.start(url: url)
+/// ```
+/// ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)``
+/// does all of it.
+@WebKitActor
+public final class SystemBrowserSession {
+    /// `http://127.0.0.1:PORT/path`: register `http://127.0.0.1/path` with the provider (any port, RFC 8252 §7.3).
+    public let redirectURI: RedirectURI
+    private var listener: LoopbackRedirectListener?
+    private var waiting: CheckedContinuation<RedirectCallback, any Error>?
+    private var timeout: Task<Void, Never>?
+    private var ended = false
+    /// How it ended if it ended before ``start(url:browser:timeout:)`` (cancelled early).
+    private var endedBeforeStart: WebAuthSessionError?
+
+    /// The page the browser shows once the redirect has arrived.
+    static let closeTabPage = """
+        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signed in</title></head>
+        <body style="font: 16px system-ui, sans-serif; margin: 4rem auto; max-width: 28rem; text-align: center">
+        <h1>You can close this tab</h1><p>The application has received the answer and continues on its own.</p></body></html>
+        """
+
+    /// Starts listening on 127.0.0.1, at a free port, for `path` only.
+    /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)``, ``WebAuthSessionError/invalidOption(_:)``.
+    public init(path: String = "/callback") throws(WebAuthSessionError) {
+        guard path.hasPrefix("/") else { throw .invalidOption("the redirect path must start with /") }
+        var received: (@WebKitActor (LoopbackRedirectListener.Request) -> Void)?
+        let listener = try LoopbackRedirectListener(host: "127.0.0.1", port: 0, path: path, methods: ["GET", "POST"],
+                                                    reply: .page(Self.closeTabPage)) { request in received?(request) }
+        do { redirectURI = try RedirectURI("http://127.0.0.1:\(listener.port)\(path)") } catch {
+            throw .invalidOption("the redirect path \(path) cannot be used: \(error)")
+        }
+        self.listener = listener
+        received = { [weak self] request in self?.receive(request) }
+    }
+
+    /// Opens `url` with `browser` and waits for the redirect.
+    /// - Throws: ``WebAuthSessionError``: `.timedOut`, `.cancelled` (the task, or ``cancel()``),
+    ///   `.browserUnavailable`, `.invalidCallback`, `.alreadyStarted`.
+    public func start(url: URL, browser: SystemBrowser = .desktopDefault,
+                      timeout: Duration = .seconds(300)) async throws(WebAuthSessionError) -> RedirectCallback {
+        guard waiting == nil, !ended else { throw endedBeforeStart ?? .alreadyStarted }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiting = continuation
+                    self.timeout = Task {
+                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                        self.finish(.failure(.timedOut(after: timeout, lastURL: url.absoluteString)))
+                    }
+                    Task {
+                        do throws(WebAuthSessionError) { try await browser.open(url) } catch { self.finish(.failure(error)) }
+                    }
+                }
+            } onCancel: {
+                Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+            }
+        } catch let error as WebAuthSessionError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Stops waiting (``WebAuthSessionError/cancelled``) and closes the listener.
+    public nonisolated func cancel() {
+        Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+    }
+
+    private func receive(_ request: LoopbackRedirectListener.Request) {
+        guard waiting != nil else { return }  // nothing was asked yet: not our answer
+        do throws(RedirectCallbackError) {
+            finish(.success(try RedirectCallback(url: request.url, formBody: request.body, redirectURI: redirectURI)))
+        } catch {
+            finish(.failure(.invalidCallback(error)))
+        }
+    }
+
+    private func finish(_ outcome: Result<RedirectCallback, WebAuthSessionError>) {
+        guard !ended else { return }
+        ended = true
+        timeout?.cancel()
+        listener = nil  // stops listening; the "close this tab" answer in flight is still sent
+        guard let continuation = waiting else {
+            if case .failure(let error) = outcome { endedBeforeStart = error }
+            return
+        }
+        waiting = nil
+        continuation.resume(with: outcome.mapError { $0 as any Error })
+    }
+}

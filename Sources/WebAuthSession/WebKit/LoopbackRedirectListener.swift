@@ -1,0 +1,119 @@
+import OpenIDConnect
+internal import CWebKitGTK
+
+/// Receives a redirect on a loopback address: a libsoup server on the GLib main loop that answers
+/// only the exact redirect path, with the methods it is told to accept, and `404` elsewhere.
+///
+/// Two uses: a `response_mode=form_post` response to a loopback redirect URI (WebKit reports a
+/// form POST's method to the navigation policy but not its body, so the POST has to really
+/// arrive somewhere; it is answered `204 No Content`, so nothing loads), and the system browser's
+/// redirect in the RFC 8252 flow (answered with a small "you can close this tab" page).
+@WebKitActor
+final class LoopbackRedirectListener {
+    /// What arrived at the redirect path.
+    struct Request {
+        /// `http://HOST:PORT/path?query`, as requested.
+        let url: String
+        let method: String
+        /// The form body of a POST.
+        let body: String?
+    }
+
+    /// How the listener answers a request it accepts.
+    enum Reply {
+        /// `204 No Content`: the page that posted stays as it is.
+        case noContent
+        /// `200` with this HTML.
+        case page(String)
+    }
+
+    private let server: OpaquePointer
+    private let host: String
+    private let path: String
+    private let methods: Set<String>
+    private let reply: Reply
+    private let onRequest: @WebKitActor (Request) -> Void
+    /// The port listened on (the one asked for, or the one the system chose for 0).
+    private(set) var port = 0
+
+    /// Binds `port` (0: a free one) on the loopback `host` (`127.0.0.1`, `[::1]` or `localhost`).
+    /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)`` when it cannot bind.
+    init(host: String, port: Int, path: String, methods: Set<String>, reply: Reply,
+         onRequest: @escaping @WebKitActor (Request) -> Void) throws(WebAuthSessionError) {
+        self.server = OpaquePointer(cwk_soup_server_new()!)
+        self.host = host
+        self.path = path
+        self.methods = methods
+        self.reply = reply
+        self.onRequest = onRequest
+        let box = Unmanaged.passRetained(ListenerBox(self)).toOpaque()
+        soup_server_add_handler(UnsafeMutablePointer(server), nil, { _, message, _, _, data in
+            guard let message, let data else { return }
+            WebKitActor.assumeIsolated {
+                Unmanaged<ListenerBox>.fromOpaque(data).takeUnretainedValue().listener?.handle(message)
+            }
+        }, box, { data in
+            guard let data else { return }
+            Unmanaged<ListenerBox>.fromOpaque(data).release()
+        })
+        let family: SoupServerListenOptions = switch host {
+        case "[::1]": SOUP_SERVER_LISTEN_IPV6_ONLY
+        case "127.0.0.1": SOUP_SERVER_LISTEN_IPV4_ONLY
+        default: SoupServerListenOptions(rawValue: 0)
+        }
+        var error: UnsafeMutablePointer<GError>?
+        if soup_server_listen_local(UnsafeMutablePointer(server), guint(port), family, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            g_object_unref(UnsafeMutableRawPointer(server))
+            throw .loopbackListenerUnavailable(port: port, message: message)
+        }
+        self.port = Self.boundPort(of: server) ?? port
+    }
+
+    isolated deinit {
+        soup_server_disconnect(UnsafeMutablePointer(server))
+        g_object_unref(UnsafeMutableRawPointer(server))
+    }
+
+    private static func boundPort(of server: OpaquePointer) -> Int? {
+        guard let uris = soup_server_get_uris(UnsafeMutablePointer(server)) else { return nil }
+        defer { g_slist_free_full(uris) { g_uri_unref(OpaquePointer($0)) } }
+        guard let first = uris.pointee.data else { return nil }
+        return Int(g_uri_get_port(OpaquePointer(first)))
+    }
+
+    private func handle(_ message: OpaquePointer) {
+        let uri = soup_server_message_get_uri(message)
+        let requestPath = uri.flatMap { g_uri_get_path($0) }.map { String(cString: $0) } ?? ""
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? ""
+        guard requestPath == path, methods.contains(method) else {
+            soup_server_message_set_status(message, 404, nil)
+            return
+        }
+        let query = uri.flatMap { g_uri_get_query($0) }.map { "?" + String(cString: $0) } ?? ""
+        var body: String?
+        if method == "POST" {
+            let bytes = soup_server_message_get_request_body(message).flatMap { soup_message_body_flatten($0) }
+            defer { if let bytes { g_bytes_unref(bytes) } }
+            var size: gsize = 0
+            body = bytes.flatMap { g_bytes_get_data($0, &size) }.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(size)), as: UTF8.self)
+            } ?? ""
+        }
+        switch reply {
+        case .noContent:
+            soup_server_message_set_status(message, 204, nil)
+        case .page(let html):
+            soup_server_message_set_status(message, 200, nil)
+            soup_server_message_set_response(message, "text/html; charset=utf-8", SOUP_MEMORY_COPY, html, gsize(html.utf8.count))
+        }
+        onRequest(Request(url: "http://\(host):\(port)\(path)\(query)", method: method, body: body))
+    }
+
+    /// The handler's user data: a weak reference, released by libsoup's destroy notify.
+    private final class ListenerBox {
+        weak var listener: LoopbackRedirectListener?
+        init(_ listener: LoopbackRedirectListener) { self.listener = listener }
+    }
+}
