@@ -77,7 +77,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     private static func status(of error: WebAuthSessionError) -> ExitStatus {
         switch error {
         case .closedByUser, .cancelled: .cancelled
-        case .timedOut: .timedOut
+        case .timedOut, .abandoned: .timedOut
         case .loadFailed, .tlsFailure: .networkError
         case .invalidCallback, .embeddedViewRefused: .providerError
         case .formPostNotCapturable, .invalidOption: .usage

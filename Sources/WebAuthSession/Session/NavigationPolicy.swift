@@ -46,9 +46,17 @@ enum NavigationVerdict: Sendable, Hashable {
 /// whichever frame; another navigation to the redirect URI's private scheme is a lookalike and
 /// refused; new windows are refused; `http`/`https` and `about:` load; everything else (`data:`,
 /// `blob:`, `file:`, `javascript:`, unknown app schemes) is refused. WebKitGTK does not tell the
-/// UI process which frame a navigation is for, so `data:` is refused in iframes too.
+/// UI process which frame a navigation is for, so `data:` is refused in iframes too. With an
+/// allowlist (kiosks), an `http`/`https` navigation to any other host is refused, redirects included.
 struct NavigationPolicy: Sendable {
     let redirectURI: RedirectURI
+    /// Lowercased hosts a page may navigate to; `nil`: any.
+    var allowedHosts: Set<String>?
+
+    init(redirectURI: RedirectURI, allowedHosts: Set<String>? = nil) {
+        self.redirectURI = redirectURI
+        self.allowedHosts = allowedHosts.map { Set($0.map { $0.lowercased() }) }
+    }
 
     func verdict(for request: NavigationRequest) -> NavigationVerdict {
         if redirectURI.matches(request.url) { return responseVerdict(for: request) }
@@ -57,7 +65,12 @@ struct NavigationPolicy: Sendable {
         }
         if request.opensNewWindow { return .refuse(.newWindow) }
         switch request.scheme {
-        case "http", "https", "about":
+        case "http", "https":
+            if let allowedHosts, !allowedHosts.contains(URLComponents(string: request.url)?.host?.lowercased() ?? "") {
+                return .refuse(.hostNotAllowed)
+            }
+            return .allow
+        case "about":
             return .allow
         case "data", "blob":
             return .refuse(.dataURL)

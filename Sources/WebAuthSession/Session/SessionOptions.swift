@@ -8,6 +8,11 @@ public struct SessionOptions: Sendable {
         case window(width: Int = 480, height: Int = 640)
         /// Never on screen: the page renders off screen, for scripts and tests.
         case headless
+        /// Full screen for a kiosk: no decorations, no context menu, no developer tools, no
+        /// downloads, no file chooser, no new windows, navigation only to the start page's host
+        /// and `allowedHosts`, and the session ends as ``WebAuthSessionError/abandoned(after:)``
+        /// after `idleTimeout` without input. ``KioskStation`` runs visitor after visitor.
+        case kiosk(allowedHosts: [String] = [], idleTimeout: Duration = .seconds(120))
     }
 
     /// Where cookies, local storage and cache live.

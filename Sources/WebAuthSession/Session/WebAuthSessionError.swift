@@ -35,6 +35,8 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
     /// sniff user agents); `url` is the page that said so. Sign in with ``SystemBrowserSession``
     /// (or ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)``) instead.
     case embeddedViewRefused(url: String, host: String)
+    /// A kiosk sign-in saw no input for its idle timeout: the visitor walked away.
+    case abandoned(after: Duration)
     /// The system browser could not be opened (no `xdg-open` or `gio`, or the opener failed).
     case browserUnavailable(String)
 
@@ -58,6 +60,7 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
         case .alreadyStarted: "the session was already started"
         case .engineShutDown: "the sign-in engine has shut down"
         case .embeddedViewRefused(let url, let host): "\(host) refuses to sign in inside an embedded browser (\(url)); use the system browser"
+        case .abandoned(let after): "nobody used the sign-in page for \(after): it was reset"
         case .browserUnavailable(let message): "the system browser could not be opened: \(message)"
         }
     }

@@ -54,6 +54,8 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
         case unknownScheme = "unknown scheme"
         /// A response the engine cannot read (see ``WebAuthSessionError/formPostNotCapturable(url:)``).
         case unreadableResponse = "unreadable response"
+        /// A kiosk's page tried to leave the hosts it is allowed to show.
+        case hostNotAllowed = "host not on the kiosk's allowlist"
     }
 
     /// The URL; for a captured navigation, with every parameter value replaced by its length.

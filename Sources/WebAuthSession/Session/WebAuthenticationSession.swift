@@ -97,7 +97,7 @@ public final class WebAuthenticationSession {
         startedAt = .now
         do {
             page = try SignInPage(
-                startURL: url, policy: NavigationPolicy(redirectURI: redirectURI), options: options, logger: logger,
+                startURL: url, policy: NavigationPolicy(redirectURI: redirectURI, allowedHosts: allowedHosts), options: options, logger: logger,
                 onEvent: { [weak self, eventSink] event in
                     self?.log(event)
                     eventSink.yield(event)
@@ -145,6 +145,12 @@ public final class WebAuthenticationSession {
             }
             if !arrived { throw .timedOut(waitingFor: condition, after: timeout, url: nil) }
         }
+    }
+
+    /// A kiosk's allowlist: the start page's host and the ones the options add.
+    private var allowedHosts: Set<String>? {
+        guard case .kiosk(let extra, _) = options.presentation else { return nil }
+        return Set(extra + [url.host].compactMap { $0 })
     }
 
     private func log(_ event: WebAuthenticationEvent) {

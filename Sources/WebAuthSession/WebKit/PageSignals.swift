@@ -92,9 +92,34 @@ enum PageSignals {
 
     /// Escape in the sign-in window: the person cancels (TRUE: the key is handled).
     static let keyPress: CWKKeyPressHandler = { _, event, data in
-        guard let event, cwk_event_key_keyval(event) == UInt32(GDK_KEY_Escape) else { return 0 }
         let target = SignalTarget.from(data)
+        guard let event, cwk_event_key_keyval(event) == UInt32(GDK_KEY_Escape) else {
+            WebKitActor.assumeIsolated { target?.page?.noteInput() }
+            return 0
+        }
         WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        return 1
+    }
+
+    /// Any input on a kiosk page (FALSE: the page still gets it).
+    static let input: CWKInputEventHandler = { _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.noteInput() }
+        return 0
+    }
+
+    /// A kiosk shows no context menu (TRUE: handled, nothing shown).
+    static let refuseContextMenu: CWKContextMenuHandler = { _, _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.logger.info("kiosk: context menu refused") }
+        return 1
+    }
+
+    /// A kiosk opens no file chooser: the request is cancelled (TRUE: handled).
+    static let refuseFileChooser: CWKFileChooserHandler = { _, request, data in
+        if let request { webkit_file_chooser_request_cancel(request) }
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.logger.info("kiosk: file chooser refused") }
         return 1
     }
 

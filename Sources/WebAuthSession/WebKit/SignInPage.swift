@@ -22,6 +22,9 @@ final class SignInPage {
     /// Whether a document has been committed (scripts then run in a real page, not about:blank).
     private(set) var hasCommittedLoad = false
     private let refusalMarkers: [String]
+    /// A kiosk's last input, and the task that ends the page when it is too long ago.
+    private var lastInput = ContinuousClock.now
+    private var idleWatch: Task<Void, Never>?
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
     private var onOutcome: (@WebKitActor (Outcome) -> Void)?
     let logger: Logger
@@ -61,6 +64,10 @@ final class SignInPage {
             gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
         }
         connectSignals(view: view, window: window)
+        if case .kiosk(_, let idleTimeout) = options.presentation {
+            connectKioskSignals(view: view)
+            watchIdleness(limit: idleTimeout)
+        }
         SessionRegistry.shared.register(self, view: view)
         gtk_widget_show_all(window)
         webkit_web_view_load_request(view, request)
@@ -111,6 +118,52 @@ final class SignInPage {
                 gtk_window_set_destroy_with_parent(cwk_window(window), 1)
             }
             return window
+        case .kiosk:
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            gtk_window_set_title(cwk_window(window), "Sign in")
+            gtk_window_set_decorated(cwk_window(window), 0)
+            // Cover the screen even where no window manager honours "fullscreen" (a bare X server).
+            if let screen = gdk_screen_get_default() {
+                var area = GdkRectangle()
+                gdk_monitor_get_geometry(gdk_display_get_primary_monitor(gdk_screen_get_display(screen))
+                                         ?? gdk_display_get_monitor(gdk_screen_get_display(screen), 0), &area)
+                gtk_window_move(cwk_window(window), area.x, area.y)
+                gtk_window_set_default_size(cwk_window(window), area.width, area.height)
+            }
+            gtk_window_fullscreen(cwk_window(window))
+            gtk_window_set_keep_above(cwk_window(window), 1)
+            return window
+        }
+    }
+
+    /// A kiosk page: no context menu, no file chooser, and every input restarts the idle timer.
+    private func connectKioskSignals(view: UnsafeMutablePointer<WebKitWebView>) {
+        let target = SignalTarget(self)
+        let release = SignalTarget.release
+        let viewPointer = UnsafeMutableRawPointer(view)
+        handlers.append((viewPointer, cwk_connect_context_menu(view, PageSignals.refuseContextMenu, target.retainedPointer(), release)))
+        handlers.append((viewPointer, cwk_connect_run_file_chooser(view, PageSignals.refuseFileChooser, target.retainedPointer(), release)))
+        for signal in ["button-press-event", "motion-notify-event", "scroll-event", "touch-event", "key-press-event"] {
+            handlers.append((viewPointer, cwk_connect_input_event(cwk_web_view_widget(view), signal, PageSignals.input,
+                                                                  target.retainedPointer(), release)))
+        }
+    }
+
+    // MARK: Kiosk idleness
+
+    /// Someone touched the page: the idle timer starts again.
+    func noteInput() {
+        lastInput = .now
+    }
+
+    /// Ends the page as abandoned once `limit` passes without input (or navigation). It sleeps
+    /// until the deadline and looks again; nothing polls.
+    private func watchIdleness(limit: Duration) {
+        idleWatch = Task { [weak self] in
+            while let deadline = self.map({ $0.lastInput + limit }) {
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil, let self, !self.hasEnded else { return }
+                if ContinuousClock.now >= self.lastInput + limit { return self.fail(.abandoned(after: limit)) }
+            }
         }
     }
 
@@ -163,6 +216,8 @@ final class SignInPage {
     func close() {
         for handler in handlers { g_signal_handler_disconnect(handler.instance, handler.id) }
         handlers = []
+        idleWatch?.cancel()
+        idleWatch = nil
         loopbackListener = nil
         if let view {
             SessionRegistry.shared.unregister(view: view)
@@ -274,6 +329,7 @@ final class SignInPage {
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
             hasCommittedLoad = true
+            noteInput()  // a new page is activity too
             let host = URLComponents(string: url)?.host ?? ""
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)

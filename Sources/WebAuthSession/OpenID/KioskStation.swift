@@ -1,0 +1,115 @@
+import Foundation
+import OpenIDConnect
+
+/// A sign-in kiosk: visitor after visitor, each in a fresh ephemeral session.
+///
+/// ```swift
+/// let kiosk = KioskStation(client: client, allowedHosts: ["login.microsoftonline.com"])
+/// while true {
+///     let visitor = try await kiosk.nextVisitor()      // start screen, sign-in, back on abandonment
+///     await checkIn(visitor.idToken)
+/// }
+/// ```
+/// ``nextVisitor(script:)`` shows a full-screen start screen; the visitor's press opens the
+/// provider's page in ``SessionOptions/Presentation/kiosk(allowedHosts:idleTimeout:)`` (full
+/// screen, locked to the provider's hosts and `allowedHosts`). A visitor who walks away (no input
+/// for `idleTimeout`, after a wrong password say: the page then shows no redirect) or presses
+/// Escape gets the "start again" screen. Each sign-in has its own in-memory cookie jar, storage
+/// and cache, destroyed with its page: nothing of one visitor reaches the next.
+@WebKitActor
+public final class KioskStation {
+    /// The client that signs visitors in.
+    public let client: OpenIDConnectClient
+    /// Hosts besides the provider's that pages may go to (an identity provider it federates to).
+    public var allowedHosts: [String]
+    /// How long a page may go without input before it is reset. Default: 2 minutes.
+    public var idleTimeout: Duration
+    /// Scopes and extra authorization parameters of each sign-in.
+    public var scopes: [String]
+    public var additionalParameters: [String: String]
+    /// What the start screen says first, and after a reset.
+    public var welcome = "Welcome. Sign in to continue."
+    public var startAgain = "The sign-in was reset and nothing of it was kept. Start again when you are ready."
+    /// What the kiosk does, for its operator's log (and for tests).
+    public enum Event: Sendable, Hashable {
+        /// The start screen shows `message`.
+        case startScreen(message: String)
+        /// A visitor pressed it; their sign-in page is open.
+        case signInStarted
+        /// The sign-in was reset: abandoned, or Escape.
+        case reset(WebAuthSessionError)
+        /// A visitor signed in.
+        case signedIn
+    }
+
+    /// The kiosk's events, as they happen.
+    public nonisolated let events: AsyncStream<Event>
+    private nonisolated let eventSink: AsyncStream<Event>.Continuation
+
+    /// The start screen while it shows, and the wait for its button.
+    private(set) var startScreen: KioskStartScreen?
+    private var pendingPress: CheckedContinuation<Bool, Never>?
+
+    /// A kiosk for `client`.
+    public init(client: OpenIDConnectClient, allowedHosts: [String] = [], idleTimeout: Duration = .seconds(120),
+                scopes: [String] = ["openid", "profile"], additionalParameters: [String: String] = [:]) {
+        self.client = client
+        self.allowedHosts = allowedHosts
+        self.idleTimeout = idleTimeout
+        self.scopes = scopes
+        self.additionalParameters = additionalParameters
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Waits for the next visitor and signs them in; returns their completed sign-in.
+    /// - Parameter script: a login script (tests of a kiosk deployment).
+    /// - Throws: ``SignInError`` other than abandonment and Escape, which return to the start screen.
+    public func nextVisitor(script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> SignInResult {
+        var message = welcome
+        while true {
+            try await waitForVisitor(message)
+            var options = SessionOptions()
+            options.presentation = .kiosk(allowedHosts: allowedHosts, idleTimeout: idleTimeout)
+            options.websiteData = .ephemeral
+            eventSink.yield(.signInStarted)
+            do {
+                let result = try await client.signIn(scopes: scopes, additionalParameters: additionalParameters, options: options, script: script)
+                eventSink.yield(.signedIn)
+                return result
+            } catch .session(let reset) where reset == .closedByUser || reset == .abandoned(after: idleTimeout) {
+                eventSink.yield(.reset(reset))
+                message = startAgain
+            }
+        }
+    }
+
+    /// Shows the start screen with `message` until it is pressed.
+    private func waitForVisitor(_ message: String) async throws(SignInError) {
+        do {
+            startScreen = try KioskStartScreen(message: message, action: "Sign in") { [weak self] in self?.endWait(pressed: true) }
+        } catch {
+            throw .session(error)
+        }
+        eventSink.yield(.startScreen(message: message))
+        let pressed = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume(returning: false) } else { pendingPress = continuation }
+            }
+        } onCancel: {
+            Task { @WebKitActor in self.endWait(pressed: false) }
+        }
+        closeStartScreen()
+        guard pressed else { throw .session(.cancelled) }
+    }
+
+    private func endWait(pressed: Bool) {
+        let waiting = pendingPress
+        pendingPress = nil
+        waiting?.resume(returning: pressed)
+    }
+
+    private func closeStartScreen() {
+        startScreen?.close()
+        startScreen = nil
+    }
+}

@@ -1,0 +1,66 @@
+internal import CWebKitGTK
+
+/// The screen a kiosk shows between visitors: full screen, a message and one big button.
+@WebKitActor
+final class KioskStartScreen {
+    private var window: UnsafeMutablePointer<GtkWidget>?
+    private(set) var button: UnsafeMutablePointer<GtkWidget>?
+    private(set) var message = ""
+    private var handler: gulong = 0
+    private var onPress: (@WebKitActor () -> Void)?
+
+    /// Shows `message` and a button labelled `action`; `onPress` runs once when it is pressed.
+    init(message: String, action: String, onPress: @escaping @WebKitActor () -> Void) throws(WebAuthSessionError) {
+        try GTKEnvironment.ready()
+        self.message = message
+        self.onPress = onPress
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_title(cwk_window(window), action)
+        gtk_window_set_decorated(cwk_window(window), 0)
+        if let display = gdk_display_get_default(), let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) {
+            var area = GdkRectangle()
+            gdk_monitor_get_geometry(monitor, &area)
+            gtk_window_move(cwk_window(window), area.x, area.y)
+            gtk_window_set_default_size(cwk_window(window), area.width, area.height)
+        }
+        gtk_window_fullscreen(cwk_window(window))
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 24)!
+        gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
+        gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
+        let label = gtk_label_new(message)!
+        gtk_label_set_line_wrap(cwk_label(label), 1)
+        let button = gtk_button_new_with_label(action)!
+        gtk_widget_set_size_request(button, 320, 96)
+        gtk_box_pack_start(cwk_box(box), label, 0, 0, 0)
+        gtk_box_pack_start(cwk_box(box), button, 0, 0, 0)
+        gtk_container_add(cwk_container(window), box)
+        let target = Unmanaged.passRetained(ScreenBox(self)).toOpaque()
+        handler = cwk_connect_clicked(button, { _, data in
+            let screen = data.map { Unmanaged<ScreenBox>.fromOpaque($0).takeUnretainedValue() }
+            WebKitActor.assumeIsolated { screen?.screen?.pressed() }
+        }, target, { data, _ in
+            if let data { Unmanaged<ScreenBox>.fromOpaque(data).release() }
+        })
+        self.window = window
+        self.button = button
+        gtk_widget_show_all(window)
+    }
+
+    private func pressed() {
+        guard let onPress else { return }
+        self.onPress = nil
+        onPress()
+    }
+
+    /// Destroys the window; idempotent.
+    func close() {
+        if let button, handler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(button), handler) }
+        if let window { gtk_widget_destroy(window) }
+        (window, button, handler, onPress) = (nil, nil, 0, nil)
+    }
+
+    private final class ScreenBox {
+        weak var screen: KioskStartScreen?
+        init(_ screen: KioskStartScreen) { self.screen = screen }
+    }
+}
