@@ -213,3 +213,25 @@ extension LoginCommandTests {
         #expect(try JSONValue(parsing: run.stdout)["subject"] == .string(OpenIDProvider.User.alice.subject))
     }
 }
+
+extension LoginCommandTests {
+    @Test("a one-time-code script: email, the code from the provider's outbox, verify")
+    func oneTimeCodeScript() async throws {
+        var settings = DevProviderConfiguration()
+        settings.loginMethod = .emailCode
+        let provider = try await OpenIDProvider.start(configuration: settings)
+        let run = try await login(provider, script: """
+            steps:
+              - fill: "#email"
+                value: alice@example.com
+              - click: "#send-code"
+              - wait_for_text: We sent a code
+              - fill: "#code"
+                outbox: \(provider.issuer)/outbox?email=alice@example.com
+              - click: "#verify"
+            """)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try JSONValue(parsing: run.stdout)["subject"] == .string(OpenIDProvider.User.alice.subject))
+        #expect(provider.outbox.count == 1)
+    }
+}

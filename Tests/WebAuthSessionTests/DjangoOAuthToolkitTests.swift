@@ -1,3 +1,4 @@
+import CWebKitGTK
 import DevProvider
 import Foundation
 import OpenIDConnect
@@ -78,5 +79,39 @@ extension EngineTests {
                 #expect(error.isUserCancellation, "\(error)")
             }
         }
+    }
+}
+
+extension EngineTests.DjangoOAuthToolkit {
+    @Test("each presentation signs in to Django: the popup window, the kiosk, and headless, one after another")
+    func presentations() async throws {
+        let server = try PythonFixtureServer(script: "dot_provider")
+        let client = try client(server)
+        for mode in ["window", "kiosk", "headless"] { try await signIn(client, server, mode: mode) }
+    }
+
+    private func signIn(_ client: OpenIDConnectClient, _ server: PythonFixtureServer, mode: String) async throws {
+        let result: SignInResult
+        switch mode {
+        case "kiosk":
+            _ = TestEngine.options()  // the private Xvfb
+            let kiosk = await KioskStation(client: client, allowedHosts: [], scopes: ["openid"])
+            let events = kiosk.events
+            Task {
+                for await event in events {
+                    guard case .startScreen = event else { continue }
+                    await Task { @WebKitActor in
+                        if let button = kiosk.startScreen?.button { gtk_button_clicked(cwk_button(button)) }
+                    }.value
+                    break
+                }
+            }
+            result = try await kiosk.nextVisitor(script: Self.login(allow: true))
+        default:
+            result = try await client.signIn(options: TestEngine.options(mode == "window" ? .window() : .headless),
+                                             script: Self.login(allow: true))
+        }
+        #expect(result.idToken.issuer == server.url("/o").absoluteString)
+        #expect(await WebAuthEngine.diagnostics.toplevelWindows == 0, "\(mode) left a window")
     }
 }

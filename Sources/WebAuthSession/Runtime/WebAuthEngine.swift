@@ -15,6 +15,17 @@ public enum WebAuthEngine {
         if !accepted { throw .invalidOption("the engine has already started; configure it before the first session") }
     }
 
+    /// Starts what the first sign-in would otherwise wait for: the main loop, the display (a
+    /// private Xvfb when there is none) and the shared web context with its network process.
+    /// Optional: a pool or a harness calls it before it needs a sign-in.
+    /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, ``WebAuthSessionError/engineShutDown``.
+    @WebKitActor
+    public static func prewarm() throws(WebAuthSessionError) {
+        try GTKEnvironment.ready()
+        let context = try WebContextPool.shared.context(for: .ephemeral)
+        webkit_web_context_prefetch_dns(context, "localhost")  // starts the network process
+    }
+
     /// Ends every running session with ``WebAuthSessionError/engineShutDown``, destroys their
     /// windows, and refuses new sessions (they fail with the same error). The engine's loop
     /// thread, its private Xvfb and its scratch directory are stopped and removed when the
@@ -39,7 +50,7 @@ public enum WebAuthEngine {
     public struct Diagnostics: Sendable, Hashable {
         /// Web views created and not yet freed.
         public let liveWebViews: Int
-        /// GTK top-level windows that exist.
+        /// GTK top-level windows that exist (not counting GTK's own tooltip, menu and input-method popups).
         public let toplevelWindows: Int
     }
 

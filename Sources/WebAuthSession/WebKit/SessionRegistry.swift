@@ -34,10 +34,18 @@ final class SessionRegistry {
         }
     }
 
-    /// Top-level GTK windows that exist now (sign-in windows and any other).
+    /// Top-level GTK windows that exist now (sign-in windows, kiosk screens and any other), not
+    /// counting the popups GTK keeps for itself (tooltips, menus, input-method windows).
     var toplevelWindowCount: Int {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
-        return Int(g_list_length(list))
+        var count = 0
+        var node = list
+        while let current = node {
+            if let window = current.pointee.data?.assumingMemoryBound(to: GtkWindow.self),
+               gtk_window_get_window_type(window) == GTK_WINDOW_TOPLEVEL { count += 1 }
+            node = current.pointee.next
+        }
+        return count
     }
 }

@@ -1,0 +1,55 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// The headless harness at scale: many sign-ins at once on one engine.
+    @Suite("Test harness: parallel sign-ins")
+    struct Harness {
+        @Test("ten sessions at once, ten users, ten separate sign-ins: each gets its own tokens")
+        func tenInParallel() async throws {
+            let users = (1...10).map {
+                OpenIDProvider.User(username: "user\($0)", password: "password-\($0)", subject: "subject-\($0)",
+                                    name: "User \($0)", email: "user\($0)@example.com")
+            }
+            let provider = try await OpenIDProvider.start(users: users)
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            _ = TestEngine.options()  // the private Xvfb
+            let pool = SignInPool(client: client, width: 10)
+            try await pool.prewarm()
+            let results = try await withThrowingTaskGroup(of: (String, SignInResult).self) { group in
+                for user in users {
+                    group.addTask {
+                        let script = LoginScript([.fill("#username", .literal(user.username)), .fill("#password", .environment("PASSWORD")),
+                                                  .pressEnter("#password")])
+                        return (user.subject, try await pool.signIn(script: script.runner(environment: ["PASSWORD": user.password])))
+                    }
+                }
+                return try await group.reduce(into: [String: SignInResult]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(results.count == 10)
+            for (subject, result) in results { #expect(result.idToken.subject == subject) }
+            #expect(Set(results.values.compactMap { $0.tokens?.accessToken }).count == 10, "every sign-in has its own tokens")
+            #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
+        }
+
+        @Test("a narrow pool queues the rest and still completes every sign-in")
+        func queueing() async throws {
+            let provider = try await OpenIDProvider.start()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            _ = TestEngine.options()
+            let pool = SignInPool(client: client, width: 2)
+            let script = LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
+                                      .click("#sign-in")]).runner(environment: ["PASSWORD": OpenIDProvider.User.alice.password])
+            let subjects = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<5 { group.addTask { try await pool.signIn(script: script).idToken.subject } }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(subjects == Array(repeating: OpenIDProvider.User.alice.subject, count: 5))
+        }
+    }
+}
