@@ -23,6 +23,12 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Show the sign-in window and let a person type (needs a display). The account is alice / wonderland.")
     var interactive = false
 
+    @Option(help: "How the scripted sign-in is shown: headless, window (the desktop popup) or kiosk (full screen).")
+    var presentation: DemoPresentation = .headless
+
+    @Option(help: ArgumentHelp("Save a screenshot of what the person sees at each step here (PNG).", valueName: "directory"))
+    var screenshots: String?
+
     @Flag(help: "Sign in with a one-time code sent to alice@example.com (read from the provider's outbox) instead of a password.")
     var emailCode = false
 
@@ -46,18 +52,19 @@ struct Demo: AsyncParsableCommand {
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
                                              redirectURI: try! RedirectURI("com.example.webauth:/callback"))
             var options = SessionOptions()
-            options.presentation = interactive ? .window() : .headless
+            options.presentation = interactive ? .window() : presentation.sessionPresentation
             options.timeout = .seconds(timeout)
             let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
             let emailCode = self.emailCode, interactive = self.interactive
+            let camera = Camera(directory: screenshots.map { URL(fileURLWithPath: $0) }, narrator: narrator)
             do {
                 let result = try await narrator.timed("signed in") {
                     try await narrator.waiting(for: "the sign-in") {
                         try await client.signIn(scopes: ["openid", "profile", "email", "offline_access"], options: options) { session in
                             narrator.follow(session)
                             guard !interactive else { return }
-                            try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator)
-                                                : Self.signInWithPassword(session, narrator)
+                            try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator, camera)
+                                                : Self.signInWithPassword(session, narrator, camera)
                         }
                     }
                 }
@@ -82,34 +89,71 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// A wrong password first (the page says so), then alice's, then Allow.
-    private static func signInWithPassword(_ session: WebAuthenticationSession, _ narrator: Narrator) async throws {
+    private static func signInWithPassword(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
         let passwords = ["WRONG_PASSWORD": "not-the-password", "PASSWORD": OpenIDProvider.User.alice.password]
+        try await session.waitForElement("#password")
+        await camera.shoot(session, "1-login")
         narrator.say("typing a wrong password first")
         try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("WRONG_PASSWORD")),
                                .click("#sign-in"), .waitForElement("#error")])
             .run(in: session, environment: passwords)
         let message = try await session.evaluateJavaScript("document.getElementById('error').textContent")
         narrator.say("the page says: \(message.stringValue ?? "")")
+        await camera.shoot(session, "2-wrong-password")
         narrator.say("typing the demo password")
         try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
                                .click("#sign-in")])
             .run(in: session, environment: passwords)
-        try await allow(session, narrator)
+        try await allow(session, narrator, camera)
     }
 
     /// Email, the code from the provider's outbox, then Allow.
-    private static func signInWithEmailCode(_ session: WebAuthenticationSession, outbox: URL, _ narrator: Narrator) async throws {
+    private static func signInWithEmailCode(_ session: WebAuthenticationSession, outbox: URL, _ narrator: Narrator,
+                                            _ camera: Camera) async throws {
         narrator.say("asking for a code by email")
         try await LoginScript([.click("#use-email-code"), .fill("#email", .literal(OpenIDProvider.User.alice.email)),
                                .click("#send-code"), .waitForElement("#code")]).run(in: session)
+        await camera.shoot(session, "2-code")
         narrator.say("reading the code from the provider's outbox")
         try await LoginScript([.fill("#code", .outbox(outbox)), .click("#verify")]).run(in: session)
-        try await allow(session, narrator)
+        try await allow(session, narrator, camera)
     }
 
-    private static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator) async throws {
+    private static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
         try await session.waitForElement("#allow")
+        await camera.shoot(session, "3-consent")
         narrator.say("allowing access on the consent page")
         try await LoginScript([.click("#allow")]).run(in: session)
+    }
+}
+
+/// The demo's presentations.
+enum DemoPresentation: String, ExpressibleByArgument, CaseIterable {
+    case headless, window, kiosk
+
+    var sessionPresentation: SessionOptions.Presentation {
+        switch self {
+        case .headless: .headless
+        case .window: .window()
+        case .kiosk: .kiosk()
+        }
+    }
+}
+
+/// Saves what the person sees, when asked to (`--screenshots`).
+struct Camera: Sendable {
+    let directory: URL?
+    let narrator: Narrator
+
+    func shoot(_ session: WebAuthenticationSession, _ name: String) async {
+        guard let directory else { return }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent(name + ".png")
+            try await session.screenshot(of: .window).write(to: file)
+            narrator.say("screenshot \(file.path)")
+        } catch {
+            narrator.warn("no screenshot \(name): \(error)")
+        }
     }
 }

@@ -49,3 +49,16 @@ struct DemoCommandTests {
         #expect(run.stderr.contains("--no-such-flag"))
     }
 }
+
+extension DemoCommandTests {
+    @Test("--presentation window and kiosk run the same script; --screenshots saves what the person sees", arguments: ["window", "kiosk"])
+    func presentations(presentation: String) async throws {
+        let directory = webauth.home.appendingPathComponent("shots-\(presentation)")
+        let run = try await webauth(["demo", "--presentation", presentation, "--screenshots", directory.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        for name in ["1-login", "2-wrong-password", "3-consent"] {
+            let png = try Data(contentsOf: directory.appendingPathComponent(name + ".png"))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name).png")
+        }
+    }
+}

@@ -47,4 +47,29 @@ struct HostMainLoopTests {
             host.quit()
         }
     }
+
+    @Test("a GTK application signs in to the development provider through the popup over its window")
+    func hostSignsIn() async {
+        await #expect(processExitsWith: .success) {
+            let host = try GTKHostApplication()
+            let provider = try await OpenIDProvider.start()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            var options = SessionOptions()
+            options.parentWindow = ParentWindow(gtkWindow: host.window)
+            options.timeout = .seconds(60)
+            let script = LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
+                                      .click("#sign-in")])
+            let result = try await client.signIn(options: options, script: { session in
+                // The popup's header bar names the provider's host before anyone types.
+                try await session.waitForElement("#password")
+                let host = await session.page?.chrome?.host
+                guard host == "127.0.0.1" else { exit(8) }
+                try await script.run(in: session, environment: ["PASSWORD": OpenIDProvider.User.alice.password])
+            })
+            guard result.idToken.subject == OpenIDProvider.User.alice.subject else { exit(9) }
+            guard await WebAuthEngine.diagnostics.liveWebViews == 0 else { exit(10) }
+            host.quit()
+        }
+    }
 }
