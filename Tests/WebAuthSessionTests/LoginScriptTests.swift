@@ -91,13 +91,17 @@ extension EngineTests {
             let run = Task { try await session.start() }
             defer { session.cancel() }
             try await session.waitForElement("#user")  // the page is there: only the step can fail
+            let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("artifacts-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: artifacts) }
             do {
-                try await LoginScript([step], stepTimeout: .milliseconds(500)).run(in: session, environment: [:])
+                try await LoginScript([step], stepTimeout: .milliseconds(500)).run(in: session, environment: [:], artifactsDirectory: artifacts)
                 Issue.record("the step passed")
             } catch {
                 #expect(error.description.contains(message), "\(error)")
                 #expect(!error.description.contains("hunter2"))
             }
+            let left = try FileManager.default.contentsOfDirectory(at: artifacts, includingPropertiesForKeys: nil)
+            #expect(left.count == 1 && left[0].lastPathComponent.contains("-step-1-"), "the report was left in the artifacts directory")
             session.cancel()
             _ = await run.result
         }

@@ -51,10 +51,19 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         stepTimeout = .milliseconds(Int(seconds * 1000))
     }
 
+    /// Where every failed script leaves its ``FailureReport`` unasked: `$WEBAUTH_ARTIFACTS_DIR`
+    /// if set (a CI job sets it and keeps the directory), else nowhere.
+    public static var defaultArtifactsDirectory: URL? {
+        ProcessInfo.processInfo.environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+    }
+
     /// Runs the steps in `session`'s page; `progress` hears each step before it runs.
+    /// - Parameters:
+    ///   - environment: where ``LoginValue/environment(_:)`` values come from.
+    ///   - artifactsDirectory: if set, a failure's report is also written to a new directory in it.
     /// - Throws: ``LoginScriptError``.
     public func run(in session: WebAuthenticationSession, environment: [String: String] = ProcessInfo.processInfo.environment,
-                    http: any HTTPClient = URLSessionHTTPClient(),
+                    http: any HTTPClient = URLSessionHTTPClient(), artifactsDirectory: URL? = LoginScript.defaultArtifactsDirectory,
                     progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
         for (index, step) in steps.enumerated() {
             progress(index + 1, step)
@@ -63,6 +72,10 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             } catch {
                 let reason = String(describing: error)
                 let report = await session.failureReport(step: "step \(index + 1): \(step)", reason: reason)
+                if let artifactsDirectory {
+                    let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+                    _ = try? report.write(to: artifactsDirectory.appendingPathComponent("\(stamp)-step-\(index + 1)-\(UUID().uuidString.prefix(6))"))
+                }
                 throw LoginScriptError(stepNumber: index + 1, step: step, reason: reason, report: report)
             }
         }
