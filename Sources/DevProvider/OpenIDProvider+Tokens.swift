@@ -63,7 +63,7 @@ extension OpenIDProvider {
             if let refreshToken { state.refreshTokens[refreshToken] = grant }
         }
         let now = Date().timeIntervalSince1970.rounded(.down) - (has(.expiredIDToken) ? 3600 : 0)
-        let lifetime = Double(configuration.accessTokenLifetime)
+        let lifetime = Double(accessTokenLifetime)
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(grant.clientID),
             "iat": .number(now), "exp": .number(has(.expiredIDToken) ? now + 60 : now + lifetime), "auth_time": .number(now),

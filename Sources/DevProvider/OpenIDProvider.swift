@@ -28,8 +28,11 @@ public final class OpenIDProvider: Sendable {
     /// The users, clients and settings the provider started with.
     public let configuration: DevProviderConfiguration
 
-    /// Access-token lifetime in seconds.
-    public var accessTokenLifetime: Int { configuration.accessTokenLifetime }
+    /// The lifetime in seconds of the access and ID tokens issued from now on (at first the configuration's).
+    public var accessTokenLifetime: Int {
+        get { state.withLock { $0.accessTokenLifetime } }
+        set { state.withLock { $0.accessTokenLifetime = newValue } }
+    }
 
     struct Grant: Sendable {
         let clientID: String
@@ -63,6 +66,7 @@ public final class OpenIDProvider: Sendable {
         var requestCounts: [String: Int] = [:]
         var signedOutHints: [String] = []
         var faults: Set<ProviderFault> = []
+        var accessTokenLifetime = 300
     }
 
     /// The issuer: `http://127.0.0.1:PORT`.
@@ -118,7 +122,7 @@ public final class OpenIDProvider: Sendable {
         self.rogueKeys = rogueKeys
         self.publicJWK = jwk
         self.configuration = configuration
-        self.state = Mutex(State(faults: configuration.faults))
+        self.state = Mutex(State(faults: configuration.faults, accessTokenLifetime: configuration.accessTokenLifetime))
     }
 
     /// Stops the provider.

@@ -17,6 +17,7 @@ public actor AuthStateManager {
     private let validator: IDTokenValidator?
     private let http: any HTTPClient
     private let save: @Sendable (AuthState) async throws -> Void
+    private let shared: (any SharedAuthStateStore)?
     private var refreshing: Task<Result<AuthState, AuthStateError>, Never>?
 
     /// A manager for `state`.
@@ -30,6 +31,22 @@ public actor AuthStateManager {
         self.tolerance = tolerance
         self.http = http
         self.save = save
+        self.shared = nil
+        self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
+                                      authentication: authentication, http: http)
+        self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)
+    }
+
+    /// A manager that saves to `store`. When the store is shared between processes
+    /// (``SharedAuthStateStore``, as ``FileAuthStateStore`` is), a refresh holds its lock and
+    /// first reads the state again: if another process has refreshed meanwhile, its tokens are used.
+    public init(state: AuthState, store: any AuthStateStore, authentication: ClientAuthentication = .none,
+                tolerance: Duration = .seconds(60), http: any HTTPClient = URLSessionHTTPClient()) {
+        self.state = state
+        self.tolerance = tolerance
+        self.http = http
+        self.save = { try store.save($0) }
+        self.shared = store as? any SharedAuthStateStore
         self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
                                       authentication: authentication, http: http)
         self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)
@@ -102,10 +119,35 @@ public actor AuthStateManager {
     private func startRefresh() -> Task<Result<AuthState, AuthStateError>, Never> {
         let task = Task { () -> Result<AuthState, AuthStateError> in
             defer { refreshing = nil }
-            do throws(AuthStateError) { return .success(try await refresh()) } catch { return .failure(error) }
+            do throws(AuthStateError) { return .success(try await refreshCoordinated()) } catch { return .failure(error) }
         }
         refreshing = task
         return task
+    }
+
+    /// A refresh under the shared store's lock, if there is one: the state is read again first,
+    /// and another process's refresh is adopted instead of spending the refresh token again.
+    private func refreshCoordinated() async throws(AuthStateError) -> AuthState {
+        guard let shared else { return try await refresh() }
+        do {
+            return try await shared.withExclusiveLock {
+                try await self.refreshUnderLock(shared)
+            }
+        } catch let error as AuthStateError {
+            throw error
+        } catch {
+            throw .saveFailed(String(describing: error))
+        }
+    }
+
+    private func refreshUnderLock(_ store: any SharedAuthStateStore) async throws(AuthStateError) -> AuthState {
+        let stored: AuthState?
+        do { stored = try store.load() } catch { throw .saveFailed(String(describing: error)) }
+        if let stored, stored.accessToken != state.accessToken, stored.reauthenticationReason == nil {
+            state = stored  // another process refreshed first: its tokens are as new as a refresh would give
+            if stored.isAccessTokenFresh(tolerance: .zero) { return stored }
+        }
+        return try await refresh()
     }
 
     /// One refresh: new tokens saved and published, or the state marked when only a new sign-in helps.

@@ -4,8 +4,9 @@ import Foundation
 /// `~/.local/state/…`), the directory mode 0700, the file 0600, written to a temporary file in
 /// the same directory, synced, then renamed over the old one, so a reader sees the old state or
 /// the new one, never half of either. A file that is not a saved state of this library (corrupt,
-/// or someone else's) is an error, and is never overwritten.
-public struct FileAuthStateStore: AuthStateStore {
+/// or someone else's) is an error, and is never overwritten. Processes sharing the file take turns
+/// refreshing through an advisory lock on `NAME.lock` beside it (``SharedAuthStateStore``).
+public struct FileAuthStateStore: SharedAuthStateStore {
     /// The file.
     public let fileURL: URL
 
@@ -55,6 +56,28 @@ public struct FileAuthStateStore: AuthStateStore {
             throw .io(path: directory, message: error.localizedDescription)
         }
         try writeAtomically(encoded, directory: directory)
+    }
+
+    /// Holds `flock(LOCK_EX)` on `NAME.lock` while `body` runs. The wait for the lock happens on a
+    /// thread of its own, never on one of Swift's cooperative threads.
+    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened, or `body`'s error.
+    public func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        let lockPath = fileURL.deletingPathExtension().path + ".lock"
+        let directory = fileURL.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AuthStateStoreError.io(path: directory, message: error.localizedDescription)
+        }
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
+        defer { close(fd) }  // closing releases the lock
+        let locked: Bool = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: flock(fd, LOCK_EX) == 0) }
+        }
+        guard locked else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
+        return try await body()
     }
 
     /// Deletes the saved state (signing out). No file is not an error.

@@ -70,8 +70,8 @@ struct SavedSignIn {
         if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
     }
 
+    /// A manager that saves refreshes to the store, taking turns with other processes.
     func manager() -> AuthStateManager {
-        let store = self.store
-        return AuthStateManager(state: state, authentication: authentication) { try store.save($0) }
+        AuthStateManager(state: state, store: store, authentication: authentication)
     }
 }

@@ -235,3 +235,18 @@ extension LoginCommandTests {
         #expect(provider.outbox.count == 1)
     }
 }
+
+extension LoginCommandTests {
+    @Test("two webauth token processes at once with a stale token: one refresh, the same token printed by both")
+    func concurrentTokenProcesses() async throws {
+        let provider = try await OpenIDProvider.start(accessTokenLifetime: 30)  // due for refresh (60 s tolerance)
+        #expect(try await login(provider).status == 0)
+        provider.accessTokenLifetime = 3600  // a refreshed token is fresh: whoever comes second must use it
+        async let first = webauth(["token"])
+        async let second = webauth(["token"])
+        let (a, b) = try await (first, second)
+        #expect(a.status == 0 && b.status == 0, "stderr: \(a.stderr) \(b.stderr)")
+        #expect(a.stdout == b.stdout && !a.stdout.isEmpty)
+        #expect(provider.refreshCount == 1, "the lock on the saved sign-in made the second process use the first's refresh")
+    }
+}

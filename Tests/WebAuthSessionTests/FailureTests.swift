@@ -166,3 +166,28 @@ extension EngineTests {
         }
     }
 }
+
+extension EngineTests {
+    @Suite("Faults mid-login")
+    struct MidLoginFaults {
+        @Test("the provider dies while its login page is shown: the submit fails with a typed load error, nothing is left")
+        func providerKilled() async throws {
+            let server = try PythonFixtureServer(script: "dot_provider")
+            let client = OpenIDConnectClient(issuer: server.url("/o").absoluteString, clientID: "webauth-test",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            do {
+                _ = try await client.signIn(options: TestEngine.options()) { session in
+                    try await session.waitForElement("#id_password")
+                    server.kill()
+                    try await LoginScript([.fill("#id_username", .literal("alice")), .fill("#id_password", .environment("PASSWORD")),
+                                           .click("#sign-in")]).run(in: session, environment: ["PASSWORD": "wonderland"])
+                }
+                Issue.record("signed in to a provider that is gone")
+            } catch {
+                guard case .session(.loadFailed(let url, _, _, _)) = error else { throw error }
+                #expect(url.hasPrefix(server.url("/").absoluteString))
+            }
+            #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
+        }
+    }
+}

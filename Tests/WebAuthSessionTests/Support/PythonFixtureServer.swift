@@ -23,7 +23,7 @@ final class PythonFixtureServer: Sendable {
             line.append(first)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
+            Foundation.kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(script).py did not start"])
         }
         self.port = port
@@ -33,8 +33,13 @@ final class PythonFixtureServer: Sendable {
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
+    /// Kills the server now (SIGKILL): its sockets are closed by the kernel, as when a provider crashes.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
     deinit {
-        kill(process.processIdentifier, SIGKILL)
+        Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
