@@ -47,6 +47,7 @@ let package = Package(
                 "CSecret",
                 "OpenIDConnect",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
@@ -70,9 +71,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
+        .executableTarget(
+            name: "webauth-bench",
+            dependencies: [
+                "WebAuthSession",
+                "OpenIDConnect",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "bench/webauth-bench"
+        ),
+        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect"], path: "fuzz/webauth-fuzz"),
         .testTarget(
             name: "OpenIDConnectTests",
             dependencies: [
@@ -82,7 +92,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "OpenIDConnect", "DevProvider"]),
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider"]),
         .testTarget(
             name: "WebAuthSessionTests",
             dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK"],

@@ -3,7 +3,6 @@ import Foundation
 import Synchronization
 import OpenIDConnect
 import WebAuthSession
-import Yams
 
 /// `webauth login`: sign in through the embedded engine, save the sign-in, print a summary.
 struct Login: AsyncParsableCommand {
@@ -56,7 +55,8 @@ struct Login: AsyncParsableCommand {
         try await reportingFailures {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
-            let loginScript = try script.map { try Self.loadScript($0) }
+            let loginScript: LoginScript?
+            do { loginScript = try script.map { try LoginScript(contentsOfFile: $0) } } catch { throw CommandFailure(.usage, "\(error)") }
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
@@ -129,26 +129,6 @@ struct Login: AsyncParsableCommand {
             parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         return parameters
-    }
-
-    /// Reads a login script; JSON is read as YAML, of which it is a subset.
-    static func loadScript(_ path: String) throws(CommandFailure) -> LoginScript {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw CommandFailure(.usage, "cannot read the login script \(path): \(error.localizedDescription)")
-        }
-        do { return try YAMLDecoder().decode(LoginScript.self, from: text) } catch {
-            throw CommandFailure(.usage, "the login script \(path) is not valid: \(Self.reason(error))")
-        }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context): context.debugDescription
-        case DecodingError.keyNotFound(let key, _): "missing '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context): "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        default: String(describing: error)
-        }
     }
 }
 

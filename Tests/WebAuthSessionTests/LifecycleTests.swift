@@ -6,7 +6,7 @@ import Testing
 extension EngineTests {
     @Suite("Lifecycle")
     struct Lifecycle {
-        @Test("fifty sessions in a row leave no web view, window or file descriptor behind")
+        @Test("fifty sessions in a row leave no web view, window, file descriptor, web process or Xvfb behind")
         func fiftySessions() async throws {
             let site = try await TestSite.start()
             let page = site.page(body: "<script>location.href = 'com.example:/cb?code=' + Math.random()</script>")
@@ -25,6 +25,10 @@ extension EngineTests {
             // even one descriptor per session would add 50.
             let grown = TestEngine.openFileDescriptors - baseline
             #expect(grown < 10, "\(grown) more file descriptors after 50 sessions (baseline \(baseline))")
+            // Web processes end asynchronously and WebKit may keep one for reuse; one per session would be 50.
+            let webProcesses = WebProcesses.descendants(named: "WebKitWebProces").count
+            #expect(webProcesses < 5, "\(webProcesses) web processes alive after 50 sessions")
+            #expect(WebProcesses.descendants(named: "Xvfb").count == 1, "one private Xvfb, however many sessions")
         }
     }
 }

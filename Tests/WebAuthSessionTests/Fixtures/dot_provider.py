@@ -40,7 +40,8 @@ settings.configure(
                 "django.contrib.auth.middleware.AuthenticationMiddleware",
                 "django.contrib.messages.middleware.MessageMiddleware",
                 __name__ + ".count_refreshes"],
-    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(workdir, "db.sqlite3")}},
+    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(workdir, "db.sqlite3"),
+                           "OPTIONS": {"timeout": 30}}},  # concurrent sign-ins wait for the write lock
     TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "DIRS": [templates], "APP_DIRS": True,
                 "OPTIONS": {"context_processors": ["django.template.context_processors.request",
                                                    "django.contrib.auth.context_processors.auth",
@@ -95,8 +96,8 @@ call_command("migrate", verbosity=0)
 User.objects.create_user("alice", "alice@example.com", "wonderland", first_name="Alice")
 Application.objects.create(
     name="WebAuthSession tests", client_id="webauth-test", client_secret="", client_type=Application.CLIENT_PUBLIC,
-    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="com.example.webauth:/callback",
-    post_logout_redirect_uris="com.example.webauth:/callback", algorithm=Application.RS256_ALGORITHM,
+    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="com.example.webauth:/callback http://127.0.0.1:8765/callback",
+    post_logout_redirect_uris="com.example.webauth:/callback http://127.0.0.1:8765/callback", algorithm=Application.RS256_ALGORITHM,
     skip_authorization=False)
 
 

@@ -1,10 +1,17 @@
 import Foundation
 
-/// The WebKit web processes this test process started (found in /proc by parent chain).
+/// The WebKit web processes (and other helpers) this test process started, found in /proc by parent chain.
 enum WebProcesses {
     /// Sends SIGKILL to every WebKitWebProcess descended from this process; returns how many.
     @discardableResult
     static func killAll() -> Int {
+        let targets = descendants(named: "WebKitWebProces")
+        for pid in targets { kill(pid, SIGKILL) }
+        return targets.count
+    }
+
+    /// The processes descended from this one whose name (as /proc shows it, 15 characters) starts with `prefix`.
+    static func descendants(named prefix: String) -> [pid_t] {
         let me = getpid()
         var parent: [pid_t: pid_t] = [:]
         var name: [pid_t: String] = [:]
@@ -23,8 +30,6 @@ enum WebProcesses {
             }
             return false
         }
-        let targets = name.filter { $0.value.hasPrefix("WebKitWebProces") && descends($0.key) }.map(\.key)
-        for pid in targets { kill(pid, SIGKILL) }
-        return targets.count
+        return name.filter { $0.value.hasPrefix(prefix) && descends($0.key) }.map(\.key)
     }
 }

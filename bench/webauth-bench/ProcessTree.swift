@@ -1,0 +1,44 @@
+import Foundation
+
+/// This process and its descendants, read from /proc: for the soak run's checkpoints.
+struct ProcessTree {
+    /// Resident memory of this process and every descendant, in MiB.
+    let residentMiB: Double
+    /// Open file descriptors of this process.
+    let fileDescriptors: Int
+    /// Live WebKit web processes and Xvfb servers below this process.
+    let webProcesses: Int
+    let xvfbServers: Int
+
+    /// Reads the tree now.
+    static func now() -> ProcessTree {
+        let me = getpid()
+        var parent: [pid_t: pid_t] = [:]
+        var name: [pid_t: String] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            name[pid] = String(stat[stat.index(after: open)..<close])
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            parent[pid] = fields.count > 1 ? pid_t(fields[1]) : nil
+        }
+        func inTree(_ pid: pid_t) -> Bool {
+            var current: pid_t? = pid
+            while let step = current, step > 1 {
+                if step == me { return true }
+                current = parent[step]
+            }
+            return false
+        }
+        let tree = name.keys.filter(inTree)
+        let kibibytes = tree.reduce(0) { total, pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
+        }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        return ProcessTree(residentMiB: Double(kibibytes) / 1024, fileDescriptors: descriptors,
+                           webProcesses: tree.count { name[$0]?.hasPrefix("WebKitWebProces") == true },
+                           xvfbServers: tree.count { name[$0] == "Xvfb" })
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+import Synchronization
+import WebAuthSession
+
+/// `webauth-bench`: sign-ins on one warm engine, timed, as JSON on stdout. Run by `bench/run`.
+@main
+struct WebAuthBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webauth-bench",
+        abstract: "Time scripted sign-ins on a warm engine: to the captured redirect and to validated tokens.")
+
+    @Option(help: "The provider's issuer.") var issuer: String
+    @Option(help: "The client ID.") var clientID: String
+    @Option(help: "The redirect URI.") var redirectURI: String
+    @Option(help: "The login script (YAML or JSON).") var script: String
+    @Option(help: "Scopes, space-separated.") var scope = "openid"
+    @Option(help: "Timed sign-ins (after one untimed warm-up).") var count = 10
+    @Option(help: "How many run at once.") var parallel = 1
+    @Option(help: "Soak: one at a time, and the process tree's memory, descriptors and helper processes every N sign-ins.")
+    var reportEvery: Int?
+
+    func run() async throws {
+        let client = OpenIDConnectClient(issuer: issuer, clientID: clientID, redirectURI: try RedirectURI(redirectURI))
+        let loginScript = try LoginScript(contentsOfFile: script)
+        let pool = SignInPool(client: client, width: parallel)
+        try await pool.prewarm()
+        let scopes = scope.split(separator: " ").map(String.init)
+        _ = try await Self.signIn(pool, scopes: scopes, script: loginScript)
+        if let reportEvery { return try await soak(pool, scopes: scopes, script: loginScript, every: reportEvery) }
+        let started = ContinuousClock.now
+        let timings = try await withThrowingTaskGroup(of: Timing.self) { group in
+            for _ in 0..<count { group.addTask { try await Self.signIn(pool, scopes: scopes, script: loginScript) } }
+            return try await group.reduce(into: [Timing]()) { $0.append($1) }
+        }
+        let wall = Self.milliseconds(ContinuousClock.now - started)
+        let runs = timings.map { JSONValue.object(["redirect_ms": .number($0.redirect), "tokens_ms": .number($0.tokens)]) }
+        print(JSONValue.object(["runs": .array(runs), "wall_ms": .number(wall),
+                                "sign_ins_per_minute": .number(Double(count) / wall * 60_000)]).description)
+    }
+
+    /// `count` sign-ins in a row, with a checkpoint of the process tree every `every` sign-ins.
+    func soak(_ pool: SignInPool, scopes: [String], script: LoginScript, every: Int) async throws {
+        var checkpoints: [JSONValue] = []
+        func checkpoint(_ done: Int) {
+            let tree = ProcessTree.now()
+            checkpoints.append(.object(["sign_ins": .number(Double(done)), "rss_mib": .number(tree.residentMiB),
+                                        "fds": .number(Double(tree.fileDescriptors)), "web_processes": .number(Double(tree.webProcesses)),
+                                        "xvfb": .number(Double(tree.xvfbServers))]))
+            FileHandle.standardError.write(Data((checkpoints.last!.description + "\n").utf8))
+        }
+        checkpoint(0)
+        for done in 1...count {
+            _ = try await Self.signIn(pool, scopes: scopes, script: script)
+            if done % every == 0 || done == count { checkpoint(done) }
+        }
+        let diagnostics = await WebAuthEngine.diagnostics
+        print(JSONValue.object(["checkpoints": .array(checkpoints), "live_web_views": .number(Double(diagnostics.liveWebViews)),
+                                "windows": .number(Double(diagnostics.toplevelWindows))]).description)
+    }
+
+    struct Timing: Sendable {
+        let redirect: Double
+        let tokens: Double
+    }
+
+    /// One sign-in: the time until the redirect is captured, and until the ID token is validated.
+    static func signIn(_ pool: SignInPool, scopes: [String], script: LoginScript) async throws -> Timing {
+        let captured = Capture()
+        _ = try await pool.signIn(scopes: scopes) { session in
+            let events = session.events
+            Task {
+                for await event in events {
+                    if case .navigation(let decision) = event, decision.verdict == .captured { captured.mark() }
+                }
+            }
+            try await script.run(in: session)
+        }
+        let tokens = ContinuousClock.now - captured.start
+        return Timing(redirect: milliseconds(captured.elapsed ?? tokens), tokens: milliseconds(tokens))
+    }
+
+    /// When the redirect was captured, since the sign-in started.
+    final class Capture: Sendable {
+        let start = ContinuousClock.now
+        private let captured = Mutex<Duration?>(nil)
+
+        func mark() { captured.withLock { $0 = ContinuousClock.now - start } }
+        var elapsed: Duration? { captured.withLock { $0 } }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

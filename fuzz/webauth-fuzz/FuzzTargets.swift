@@ -1,0 +1,78 @@
+import Foundation
+import OpenIDConnect
+
+/// The parsers that read what a provider or a page sends, each as a fuzz target: any input must
+/// end in a value or a typed error, never a crash or a hang.
+enum FuzzTarget: String, CaseIterable {
+    /// A redirect URI, then a candidate URL (first line, rest): parsing and exact matching.
+    case redirect
+    /// A callback URL, then a form body: the parameters of an authorization response.
+    case callback
+    /// The discovery, token and userinfo documents.
+    case documents
+    /// An ID token checked against a fixed key set.
+    case idToken = "id-token"
+
+    /// The target named by `$WEBAUTH_FUZZ_TARGET` (default: all of them, one after another).
+    static let selected: [FuzzTarget] = ProcessInfo.processInfo.environment["WEBAUTH_FUZZ_TARGET"]
+        .flatMap { FuzzTarget(rawValue: $0) }.map { [$0] } ?? allCases
+
+    static let callbackRedirect = try! RedirectURI("com.example.app:/oauth2redirect")
+
+    func run(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        let (first, rest) = Self.split(text)
+        switch self {
+        case .redirect:
+            if let uri = try? RedirectURI(first) { _ = uri.matches(rest) }
+            if let uri = try? RedirectURI(first, portMatching: .anyPort) { _ = uri.matches(rest) }
+        case .callback:
+            _ = try? RedirectCallback(url: first, formBody: rest.isEmpty ? nil : rest, redirectURI: Self.callbackRedirect)
+            if let loopback = try? RedirectURI("http://127.0.0.1:8765/cb") { _ = try? RedirectCallback(url: first, redirectURI: loopback) }
+        case .documents:
+            _ = try? JSONDecoder().decode(ProviderConfiguration.self, from: data)
+            _ = try? JSONDecoder().decode(TokenResponse.self, from: data)
+            _ = try? JSONValue(parsing: text)
+            _ = try? FormURLEncoding.decode(text)
+        case .idToken:
+            IDTokenFuzzing.validate(text)
+        }
+    }
+
+    private static func split(_ text: String) -> (String, String) {
+        guard let newline = text.firstIndex(of: "\n") else { return (text, "") }
+        return (String(text[..<newline]), String(text[text.index(after: newline)...]))
+    }
+}
+
+/// ID-token validation against an in-memory key set (no network): the validator's HTTP client
+/// answers the JWKS request itself.
+enum IDTokenFuzzing {
+    struct FixedKeys: HTTPClient {
+        func send(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(jwks.utf8))
+        }
+    }
+
+    /// A public P-256 key (the private half is not needed: no valid token is expected).
+    static let jwks = """
+        {"keys":[{"kty":"EC","crv":"P-256","kid":"k1","alg":"ES256","use":"sig",
+        "x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}
+        """
+
+    static let validator = try! IDTokenValidator(
+        configuration: ProviderConfiguration(issuer: "https://id.example.com", authorizationEndpoint: URL(string: "https://id.example.com/a")!,
+                                             tokenEndpoint: URL(string: "https://id.example.com/t")!,
+                                             jwksURI: URL(string: "https://id.example.com/jwks")!),
+        clientID: "client", http: FixedKeys())
+
+    /// Validates `token` and waits for the answer (the validator is async; libFuzzer is not).
+    static func validate(_ token: String) {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            _ = try? await validator.validate(token, nonce: "n")
+            done.signal()
+        }
+        done.wait()
+    }
+}
