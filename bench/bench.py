@@ -254,7 +254,7 @@ def selenium(provider, browser, runs, display):
         driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"), options=options)
         extra = []
     startup = (time.perf_counter() - start) * 1000
-    meter = TreeMeter(os.getpid(), extra)
+    meter = TreeMeter(driver.service.process.pid, extra)  # the driver and its browser (and Xvfb), not this script's providers
     results = []
     try:
         for i in range(runs + 1):
@@ -323,7 +323,7 @@ def engine_warm(provider, bin_dir, runs, parallel, home):
         raise SystemExit(f"webauth-bench failed: {err.decode()[-2000:]}")
     result = json.loads(out)
     return {"runs": [(r["redirect_ms"], r["tokens_ms"]) for r in result["runs"]], "per_minute": result["sign_ins_per_minute"],
-            "peak_rss": rss, "cpu_s": cpu}
+            "failures": result["failures"], "peak_rss": rss, "cpu_s": cpu}
 
 
 def engine_cold(provider, bin_dir, runs, home):
@@ -403,8 +403,11 @@ def main():
                                  f"{result['cpu_s']:.2f}" if "cpu_s" in result else "–",
                                  f"{median / lower_redirect:.1f}×", f"{median / selenium_webkit:.2f}×"])
                     print(" | ".join(rows[-1]), file=sys.stderr)
+                throughput = {n: engine_warm(provider, args.bin, 12, n, home) for n in (1, 2, 4)}
                 notes[provider.name] = {
-                    "per_minute": {n: engine_warm(provider, args.bin, 12, n, home)["per_minute"] for n in (1, 2, 4)},
+                    "per_minute": {n: t["per_minute"] for n, t in throughput.items()},
+                    "failures": {n: len(t["failures"]) for n, t in throughput.items()},
+                    "failure_examples": sorted({f[:160] for t in throughput.values() for f in t["failures"]})[:2],
                     "idle_cpu_s": idle_cpu(provider, args.bin, home),
                 }
                 print(json.dumps(notes[provider.name]), file=sys.stderr)
@@ -441,8 +444,14 @@ def write_report(args, rows, notes):
     lines += ["", "Throughput of this engine (warm, scripted, sign-ins per minute) and the CPU a waiting window uses:", "",
               "| provider | 1 at a time | 2 at once | 4 at once | CPU while a window waits 10 s |", "|---|---|---|---|---|"]
     for name, note in notes.items():
-        p = note["per_minute"]
-        lines.append(f"| {name} | {p[1]:.0f} | {p[2]:.0f} | {p[4]:.0f} | {note['idle_cpu_s']:.2f} s |")
+        p, f = note["per_minute"], note["failures"]
+        cell = lambda n: f"{p[n]:.0f}" + (f" ({f[n]} of 12 failed)" if f[n] else "")
+        lines.append(f"| {name} | {cell(1)} | {cell(2)} | {cell(4)} | {note['idle_cpu_s']:.2f} s |")
+    for name, note in notes.items():
+        for example in note["failure_examples"]:
+            lines.append(f"\n{name}, a failed sign-in: `{example}`")
+    with open(os.path.join(ROOT, "bench/NOTES.md")) as notes_file:
+        lines += ["", notes_file.read().rstrip()]
     with open(args.output, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

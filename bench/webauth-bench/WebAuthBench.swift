@@ -30,14 +30,32 @@ struct WebAuthBench: AsyncParsableCommand {
         _ = try await Self.signIn(pool, scopes: scopes, script: loginScript)
         if let reportEvery { return try await soak(pool, scopes: scopes, script: loginScript, every: reportEvery) }
         let started = ContinuousClock.now
-        let timings = try await withThrowingTaskGroup(of: Timing.self) { group in
-            for _ in 0..<count { group.addTask { try await Self.signIn(pool, scopes: scopes, script: loginScript) } }
-            return try await group.reduce(into: [Timing]()) { $0.append($1) }
+        var timings: [Timing] = []
+        var failures: [String] = []
+        if parallel == 1 {  // one after another: each time is the sign-in's own, no queueing in it
+            for _ in 0..<count {
+                do { timings.append(try await Self.signIn(pool, scopes: scopes, script: loginScript)) } catch { failures.append("\(error)") }
+            }
+        } else {
+            let outcomes = await withTaskGroup(of: Result<Timing, any Error>.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        do { return .success(try await Self.signIn(pool, scopes: scopes, script: loginScript)) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                switch outcome {
+                case .success(let timing): timings.append(timing)
+                case .failure(let error): failures.append("\(error)")
+                }
+            }
         }
         let wall = Self.milliseconds(ContinuousClock.now - started)
         let runs = timings.map { JSONValue.object(["redirect_ms": .number($0.redirect), "tokens_ms": .number($0.tokens)]) }
-        print(JSONValue.object(["runs": .array(runs), "wall_ms": .number(wall),
-                                "sign_ins_per_minute": .number(Double(count) / wall * 60_000)]).description)
+        print(JSONValue.object(["runs": .array(runs), "wall_ms": .number(wall), "failures": .array(failures.map(JSONValue.string)),
+                                "sign_ins_per_minute": .number(Double(timings.count) / wall * 60_000)]).description)
     }
 
     /// `count` sign-ins in a row, with a checkpoint of the process tree every `every` sign-ins.
