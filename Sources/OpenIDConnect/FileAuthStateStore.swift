@@ -89,7 +89,7 @@ public struct FileAuthStateStore: SharedAuthStateStore {
         var template = Array((directory + "/." + fileURL.lastPathComponent + ".XXXXXX").utf8CString)
         let fd = mkstemp(&template)  // created 0600
         guard fd >= 0 else { throw .io(path: directory, message: String(cString: strerror(errno))) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: String?
         let written = data.withUnsafeBytes { buffer -> Int in
             var offset = 0

@@ -8,7 +8,20 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+/// libFuzzer's driver, for a program whose `main` is its own: SwiftPM names an executable's entry
+/// point `webauth_fuzz_main` and points `main` at it, so libFuzzer's `main` is not linked in.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+@_cdecl("webauth_fuzz_main")
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { fuzzOneInput($0, $1) }
+}
+#else
 /// Without libFuzzer: replays the files and directories given (a corpus) through every target,
 /// so a normal build can run the seed corpus as a regression check.
 @main
