@@ -53,3 +53,24 @@ extension EngineTests {
         }
     }
 }
+
+extension EngineTests.Harness {
+    @Test("after prewarm(), sessions start in views made ahead of time that are as fresh as new ones")
+    func prewarmedViewsAreFresh() async throws {
+        _ = TestEngine.options()
+        try await WebAuthEngine.prewarm()
+        let site = try await TestSite.start()
+        let page = site.page(body: """
+            <script>
+            const found = document.cookie + '|' + localStorage.getItem('visitor');
+            document.cookie = 'visitor=1; max-age=3600'; localStorage.setItem('visitor', '1');
+            location.href = 'com.example:/cb?found=' + encodeURIComponent(found);
+            </script>
+            """)
+        for _ in 0..<3 {
+            let callback = try await TestEngine.session(page, redirectURI: "com.example:/cb").start()
+            #expect(callback["found"] == "|null", "a session found the last one's cookie or storage")
+        }
+        #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
+    }
+}

@@ -112,6 +112,7 @@ final class EngineRuntime: Sendable {
             let tornDown = DispatchSemaphore(value: 0)
             Task { @WebKitActor in
                 SessionRegistry.shared.closeAll(reason: .engineShutDown)
+                PrewarmedView.shared.discard()
                 tornDown.signal()
             }
             // A wedged loop must not hang the exit forever; the teardown takes milliseconds.

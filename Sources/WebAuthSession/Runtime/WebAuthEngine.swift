@@ -16,14 +16,16 @@ public enum WebAuthEngine {
     }
 
     /// Starts what the first sign-in would otherwise wait for: the main loop, the display (a
-    /// private Xvfb when there is none) and the shared web context with its network process.
+    /// private Xvfb when there is none), the shared web context with its network process, and,
+    /// from now on, one ephemeral web view kept ready with its web process running, so that
+    /// ephemeral sessions do not wait for a process to launch.
     /// Optional: a pool or a harness calls it before it needs a sign-in.
     /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, ``WebAuthSessionError/engineShutDown``.
     @WebKitActor
     public static func prewarm() throws(WebAuthSessionError) {
         try GTKEnvironment.ready()
         let context = try WebContextPool.shared.context(for: .ephemeral)
-        webkit_web_context_prefetch_dns(context, "localhost")  // starts the network process
+        PrewarmedView.shared.enable(in: context)  // starts a web process and the network process
     }
 
     /// Ends every running session with ``WebAuthSessionError/engineShutDown``, destroys their
@@ -34,6 +36,7 @@ public enum WebAuthEngine {
     public static func shutdown() {
         EngineRuntime.shared.refuseNewSessions()
         SessionRegistry.shared.closeAll(reason: .engineShutDown)
+        PrewarmedView.shared.discard()
     }
 
     /// Deletes everything a persistent profile keeps (cookies, local storage, caches,

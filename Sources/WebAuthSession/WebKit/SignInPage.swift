@@ -51,7 +51,9 @@ final class SignInPage {
         if policy.redirectURI.kind == .customScheme {
             WebContextPool.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
-        let view = cwk_web_view_new(context, options.websiteData == .ephemeral ? 1 : 0)!
+        let isEphemeral = options.websiteData == .ephemeral
+        let prewarmed = isEphemeral ? PrewarmedView.shared.take(in: context) : nil
+        let view = prewarmed ?? cwk_web_view_new(context, isEphemeral ? 1 : 0)!
         self.view = view
         configure(view, options: options)
         let window = Self.makeWindow(for: options)
@@ -63,6 +65,7 @@ final class SignInPage {
         } else {
             gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
         }
+        if prewarmed != nil { g_object_unref(UnsafeMutableRawPointer(view)) }  // the window holds it now, as it holds a new one
         connectSignals(view: view, window: window)
         if case .kiosk(_, let idleTimeout) = options.presentation {
             connectKioskSignals(view: view)
