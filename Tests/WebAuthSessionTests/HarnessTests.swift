@@ -68,8 +68,10 @@ extension EngineTests.Harness {
             </script>
             """)
         for _ in 0..<3 {
-            let callback = try await TestEngine.session(page, redirectURI: "com.example:/cb").start()
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb")
+            let callback = try await session.start()
             #expect(callback["found"] == "|null", "a session found the last one's cookie or storage")
+            #expect(await !session.navigationLog.contains { $0.value == "about:blank" }, "the view's own blank page reached the session")
         }
         #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
     }

@@ -117,7 +117,7 @@ extension EngineTests {
             let finished = index { $0 == .loadFinished(url: page.absoluteString) }
             let title = index { $0 == .titleChanged("Sign in to Example") }
             let captured = index { $0 == .navigation(NavigationDecision(url: "com.example:/cb?code=<1>", verdict: .captured)) }
-            let order = try [allowed, started, committed, finished, captured].map { try #require($0) }
+            let order = try [allowed, started, committed, finished, captured].map { try #require($0, "\(events)") }
             #expect(order == order.sorted())
             #expect(title != nil)
             let progress = events.compactMap { if case .progress(let value) = $0 { value } else { nil } }

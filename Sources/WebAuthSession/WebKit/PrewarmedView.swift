@@ -17,8 +17,9 @@ final class PrewarmedView {
     }
 
     /// The ready view (owned by the caller from now on), or `nil`; a new one is made for next time.
+    /// A view still loading its `about:blank` is not ready: its navigation would reach the session.
     func take(in context: UnsafeMutablePointer<WebKitWebContext>) -> UnsafeMutablePointer<WebKitWebView>? {
-        guard enabled, let view = ready else { return nil }
+        guard enabled, let view = ready, webkit_web_view_is_loading(view) == 0 else { return nil }
         ready = nil
         make(in: context)
         return view
