@@ -27,14 +27,7 @@ public actor AuthStateManager {
     public init(state: AuthState, authentication: ClientAuthentication = .none, tolerance: Duration = .seconds(60),
                 http: any HTTPClient = URLSessionHTTPClient(),
                 save: @escaping @Sendable (AuthState) async throws -> Void = { _ in }) {
-        self.state = state
-        self.tolerance = tolerance
-        self.http = http
-        self.save = save
-        self.shared = nil
-        self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
-                                      authentication: authentication, http: http)
-        self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)
+        self.init(state: state, authentication: authentication, tolerance: tolerance, http: http, save: save, shared: nil)
     }
 
     /// A manager that saves to `store`. When the store is shared between processes
@@ -42,11 +35,17 @@ public actor AuthStateManager {
     /// first reads the state again: if another process has refreshed meanwhile, its tokens are used.
     public init(state: AuthState, store: any AuthStateStore, authentication: ClientAuthentication = .none,
                 tolerance: Duration = .seconds(60), http: any HTTPClient = URLSessionHTTPClient()) {
+        self.init(state: state, authentication: authentication, tolerance: tolerance, http: http,
+                  save: { try store.save($0) }, shared: store as? any SharedAuthStateStore)
+    }
+
+    private init(state: AuthState, authentication: ClientAuthentication, tolerance: Duration, http: any HTTPClient,
+                 save: @escaping @Sendable (AuthState) async throws -> Void, shared: (any SharedAuthStateStore)?) {
         self.state = state
         self.tolerance = tolerance
         self.http = http
-        self.save = { try store.save($0) }
-        self.shared = store as? any SharedAuthStateStore
+        self.save = save
+        self.shared = shared
         self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
                                       authentication: authentication, http: http)
         self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of a ``LoginScript``. Steps that act on an element wait for it first.
 public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
     /// Types `value` into the field matching the CSS selector (input and change events fire, as when a person types).
@@ -82,5 +84,3 @@ extension LoginStep: Decodable {
         }
     }
 }
-
-import Foundation

@@ -14,16 +14,7 @@ final class KioskStartScreen {
         try GTKEnvironment.ready()
         self.message = message
         self.onPress = onPress
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_title(cwk_window(window), action)
-        gtk_window_set_decorated(cwk_window(window), 0)
-        if let display = gdk_display_get_default(), let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) {
-            var area = GdkRectangle()
-            gdk_monitor_get_geometry(monitor, &area)
-            gtk_window_move(cwk_window(window), area.x, area.y)
-            gtk_window_set_default_size(cwk_window(window), area.width, area.height)
-        }
-        gtk_window_fullscreen(cwk_window(window))
+        let window = FullScreenWindow.make(title: action)
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 24)!
         gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
         gtk_widget_set_halign(box, GTK_ALIGN_CENTER)

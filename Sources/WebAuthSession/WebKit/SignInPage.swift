@@ -122,18 +122,7 @@ final class SignInPage {
             }
             return window
         case .kiosk:
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-            gtk_window_set_title(cwk_window(window), "Sign in")
-            gtk_window_set_decorated(cwk_window(window), 0)
-            // Cover the screen even where no window manager honours "fullscreen" (a bare X server).
-            if let screen = gdk_screen_get_default() {
-                var area = GdkRectangle()
-                gdk_monitor_get_geometry(gdk_display_get_primary_monitor(gdk_screen_get_display(screen))
-                                         ?? gdk_display_get_monitor(gdk_screen_get_display(screen), 0), &area)
-                gtk_window_move(cwk_window(window), area.x, area.y)
-                gtk_window_set_default_size(cwk_window(window), area.width, area.height)
-            }
-            gtk_window_fullscreen(cwk_window(window))
+            let window = FullScreenWindow.make(title: "Sign in")
             gtk_window_set_keep_above(cwk_window(window), 1)
             return window
         }
