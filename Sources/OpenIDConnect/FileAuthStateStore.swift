@@ -60,7 +60,9 @@ public struct FileAuthStateStore: SharedAuthStateStore {
 
     /// Holds `flock(LOCK_EX)` on `NAME.lock` while `body` runs. The wait for the lock happens on a
     /// thread of its own, never on one of Swift's cooperative threads.
-    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened, or `body`'s error.
+    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened or the
+    ///   directory cannot be written (checked before `body`, so a refresh token is not spent on
+    ///   tokens that could not be saved), or `body`'s error.
     public func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let lockPath = fileURL.deletingPathExtension().path + ".lock"
         let directory = fileURL.deletingLastPathComponent().path
@@ -77,6 +79,7 @@ public struct FileAuthStateStore: SharedAuthStateStore {
             Thread.detachNewThread { continuation.resume(returning: flock(fd, LOCK_EX) == 0) }
         }
         guard locked else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
+        guard access(directory, W_OK) == 0 else { throw AuthStateStoreError.io(path: directory, message: String(cString: strerror(errno))) }
         return try await body()
     }
 

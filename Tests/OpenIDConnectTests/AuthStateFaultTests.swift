@@ -54,6 +54,39 @@ struct AuthStateFaultTests {
         }
     }
 
+    @Test("a read-only state directory: a typed error before the refresh token is spent, the saved state intact and readable")
+    func readOnlyDirectory() async {
+        await #expect(processExitsWith: .success) {
+            let (provider, store, state) = try await Self.savedStaleSignIn()
+            let directory = store.fileURL.deletingLastPathComponent().path
+            let before = try Data(contentsOf: store.fileURL)
+            let lock = directory + "/shared.lock"  // left by an earlier refresh, as it would be: openable, so the lock is taken
+            guard FileManager.default.createFile(atPath: lock, contents: nil) else { exit(2) }
+            // Root writes through any mode bits, so as root this process becomes `nobody` (the owner of
+            // the files from here on) first: the mode then binds it as it binds any user.
+            if geteuid() == 0 {
+                guard let nobody = getpwnam("nobody")?.pointee else { exit(2) }
+                for path in [directory, store.fileURL.path, lock] {
+                    guard chown(path, nobody.pw_uid, nobody.pw_gid) == 0 else { exit(2) }
+                }
+                guard setgid(nobody.pw_gid) == 0, setuid(nobody.pw_uid) == 0 else { exit(2) }
+            }
+            guard chmod(directory, 0o500) == 0, access(directory, W_OK) != 0 else { exit(2) }
+            let manager = AuthStateManager(state: state, store: store)
+            do throws(AuthStateError) {
+                _ = try await manager.freshAccessToken()
+                exit(3)
+            } catch {
+                guard case .saveFailed(let message) = error, message.contains("Permission denied") else { exit(4) }
+            }
+            guard provider.refreshCount == 0 else { exit(5) }  // the saved refresh token is still the valid one
+            guard try Data(contentsOf: store.fileURL) == before, try store.load() == state else { exit(6) }
+            guard await manager.state == state else { exit(7) }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+            guard leftovers.sorted() == ["shared.json", "shared.lock"] else { exit(8) }
+        }
+    }
+
     @Test("a token response cut off mid-JSON is an unexpected response, not a crash")
     func truncatedTokenResponse() async throws {
         let server = try await TestProviderServer.start()
