@@ -20,6 +20,8 @@ struct WebAuthBench: AsyncParsableCommand {
     @Option(help: "How many run at once.") var parallel = 1
     @Option(help: "Soak: one at a time, and the process tree's memory, descriptors and helper processes every N sign-ins.")
     var reportEvery: Int?
+    @Flag(help: "Print each timed sign-in's events to stderr, in ms since it started: where the time goes.")
+    var timeline = false
 
     func run() async throws {
         let client = OpenIDConnectClient(issuer: issuer, clientID: clientID, redirectURI: try RedirectURI(redirectURI))
@@ -34,7 +36,7 @@ struct WebAuthBench: AsyncParsableCommand {
         var failures: [String] = []
         if parallel == 1 {  // one after another: each time is the sign-in's own, no queueing in it
             for _ in 0..<count {
-                do { timings.append(try await Self.signIn(pool, scopes: scopes, script: loginScript)) } catch { failures.append("\(error)") }
+                do { timings.append(try await Self.signIn(pool, scopes: scopes, script: loginScript, timeline: timeline)) } catch { failures.append("\(error)") }
             }
         } else {
             let outcomes = await withTaskGroup(of: Result<Timing, any Error>.self) { group in
@@ -84,18 +86,21 @@ struct WebAuthBench: AsyncParsableCommand {
     }
 
     /// One sign-in: the time until the redirect is captured, and until the ID token is validated.
-    static func signIn(_ pool: SignInPool, scopes: [String], script: LoginScript) async throws -> Timing {
+    static func signIn(_ pool: SignInPool, scopes: [String], script: LoginScript, timeline: Bool = false) async throws -> Timing {
         let captured = Capture()
         _ = try await pool.signIn(scopes: scopes) { session in
             let events = session.events
             Task {
                 for await event in events {
                     if case .navigation(let decision) = event, decision.verdict == .captured { captured.mark() }
+                    if case .progress = event { continue }
+                    if timeline { captured.log("\(event)") }
                 }
             }
             try await script.run(in: session)
         }
         let tokens = ContinuousClock.now - captured.start
+        if timeline { captured.log("tokens") }
         return Timing(redirect: milliseconds(captured.elapsed ?? tokens), tokens: milliseconds(tokens))
     }
 
@@ -106,6 +111,9 @@ struct WebAuthBench: AsyncParsableCommand {
 
         func mark() { captured.withLock { $0 = ContinuousClock.now - start } }
         var elapsed: Duration? { captured.withLock { $0 } }
+        func log(_ what: String) {
+            FileHandle.standardError.write(Data(String(format: "%7.1f ms %@\n", milliseconds(ContinuousClock.now - start), String(what.prefix(100))).utf8))
+        }
     }
 
     static func milliseconds(_ duration: Duration) -> Double {

@@ -35,6 +35,8 @@ final class PrewarmedView {
     private func make(in context: UnsafeMutablePointer<WebKitWebContext>) {
         let view = cwk_web_view_new(context, 1)!
         g_object_ref_sink(UnsafeMutableRawPointer(view))  // held here until a window takes it
+        // Made for the pools and harnesses that prewarm, which run headless; a window's session sets its own.
+        webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(view), SignInPage.compositing(for: .headless))
         webkit_web_view_load_html(view, "", "about:blank")
         ready = view
     }

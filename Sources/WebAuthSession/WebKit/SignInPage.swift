@@ -98,11 +98,19 @@ final class SignInPage {
         let settings = webkit_web_view_get_settings(view)
         if let userAgent = options.userAgent { webkit_settings_set_user_agent(settings, userAgent) }
         webkit_settings_set_enable_developer_extras(settings, 0)
+        webkit_settings_set_hardware_acceleration_policy(settings, Self.compositing(for: options.presentation))
         // Let window.open reach the `create` signal, where the policy sees it (and refuses the window).
         webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_view_get_website_data_manager(view),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)
+    }
+
+    /// GPU compositing for a page a person sees (WebKit's default: a captcha may need WebGL), none
+    /// for a headless one: there it buys nothing and costs a compositor thread, a GL rasteriser
+    /// (llvmpipe under Xvfb) and about 60 ms at each form post (bench/NOTES.md).
+    static func compositing(for presentation: SessionOptions.Presentation) -> WebKitHardwareAccelerationPolicy {
+        presentation == .headless ? WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER : WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS
     }
 
     private static func makeWindow(for options: SessionOptions) -> UnsafeMutablePointer<GtkWidget> {
