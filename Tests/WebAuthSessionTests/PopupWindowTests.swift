@@ -48,10 +48,14 @@ extension EngineTests {
             let (session, run) = try await shown(title: "Screenshot")
             defer { session.cancel() }
             try await session.waitForElement("#go")
+            // The window with a layout pending, as just after the header changed (title, host, progress).
+            let signInPage = try #require(await session.page)
+            await Task { @WebKitActor in signInPage.window.map { gtk_widget_queue_resize($0) } }.value
             let window = try #require(PNGImage(try await session.screenshot(of: .window)))
             let page = try #require(PNGImage(try await session.screenshot(of: .page)))
             #expect(window.width >= 480 && window.height > page.height, "the window adds the header bar to the page")
             #expect(window.count(0x2B59C3, rows: 0..<40) == 0, "no page content in the header bar")
+            #expect(window.count(0x000000, tolerance: 8, rows: 0..<40) < window.width, "the header bar is drawn, not left transparent")
             #expect(window.count(0x2B59C3) > 10_000, "the page's button is visible in the window")
             session.cancel()
             _ = await run.result

@@ -42,6 +42,9 @@ enum PageSnapshot {
     private static func compose(page: OpaquePointer, view: UnsafeMutablePointer<WebKitWebView>,
                                 window: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
         guard gtk_widget_get_mapped(window) != 0 else { return nil }
+        // A header that just changed (title, host, progress) waits for the next frame to be laid
+        // out, and GTK refuses to draw a widget in that state: lay it out now.
+        gtk_container_check_resize(cwk_container(window))
         var (x, y): (gint, gint) = (0, 0)
         guard gtk_widget_translate_coordinates(cwk_web_view_widget(view), window, 0, 0, &x, &y) != 0 else { return nil }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width(window),
