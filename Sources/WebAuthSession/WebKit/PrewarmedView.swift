@@ -8,18 +8,19 @@ final class PrewarmedView {
     static let shared = PrewarmedView()
 
     private var ready: UnsafeMutablePointer<WebKitWebView>?
-    private var enabled = false
+    /// Whether views are being prewarmed (``WebAuthEngine/prewarm()`` was called).
+    private(set) var isEnabled = false
 
     /// Starts keeping a view ready in `context`.
     func enable(in context: UnsafeMutablePointer<WebKitWebContext>) {
-        enabled = true
+        isEnabled = true
         if ready == nil { make(in: context) }
     }
 
     /// The ready view (owned by the caller from now on), or `nil`; a new one is made for next time.
     /// A view still loading its `about:blank` is not ready: its navigation would reach the session.
     func take(in context: UnsafeMutablePointer<WebKitWebContext>) -> UnsafeMutablePointer<WebKitWebView>? {
-        guard enabled, let view = ready, webkit_web_view_is_loading(view) == 0 else { return nil }
+        guard isEnabled, let view = ready, webkit_web_view_is_loading(view) == 0 else { return nil }
         ready = nil
         make(in: context)
         return view
@@ -27,7 +28,7 @@ final class PrewarmedView {
 
     /// Drops the ready view (at shutdown).
     func discard() {
-        enabled = false
+        isEnabled = false
         if let view = ready { g_object_unref(UnsafeMutableRawPointer(view)) }
         ready = nil
     }
@@ -35,8 +36,9 @@ final class PrewarmedView {
     private func make(in context: UnsafeMutablePointer<WebKitWebContext>) {
         let view = cwk_web_view_new(context, 1)!
         g_object_ref_sink(UnsafeMutableRawPointer(view))  // held here until a window takes it
-        // Made for the pools and harnesses that prewarm, which run headless; a window's session sets its own.
-        webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(view), SignInPage.compositing(for: .headless))
+        // It keeps WebKit's GPU compositing: without it, prewarmed views leaked one of WebKit's
+        // IPC threads and an eventfd every nine sessions or so (WebKitGTK 2.50), and switching it
+        // once the page has loaded loses the web process (bench/NOTES.md).
         webkit_web_view_load_html(view, "", "about:blank")
         ready = view
     }

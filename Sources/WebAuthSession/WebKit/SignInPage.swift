@@ -53,7 +53,7 @@ final class SignInPage {
         }
         let isEphemeral = options.websiteData == .ephemeral
         let prewarmed = isEphemeral ? PrewarmedView.shared.take(in: context) : nil
-        let view = prewarmed ?? cwk_web_view_new(context, isEphemeral ? 1 : 0)!
+        let view = prewarmed ?? Self.makeView(in: context, options: options)
         self.view = view
         configure(view, options: options)
         let window = Self.makeWindow(for: options)
@@ -98,7 +98,6 @@ final class SignInPage {
         let settings = webkit_web_view_get_settings(view)
         if let userAgent = options.userAgent { webkit_settings_set_user_agent(settings, userAgent) }
         webkit_settings_set_enable_developer_extras(settings, 0)
-        webkit_settings_set_hardware_acceleration_policy(settings, Self.compositing(for: options.presentation))
         // Let window.open reach the `create` signal, where the policy sees it (and refuses the window).
         webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
@@ -106,11 +105,17 @@ final class SignInPage {
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)
     }
 
-    /// GPU compositing for a page a person sees (WebKit's default: a captcha may need WebGL), none
-    /// for a headless one: there it buys nothing and costs a compositor thread, a GL rasteriser
-    /// (llvmpipe under Xvfb) and about 60 ms at each form post (bench/NOTES.md).
-    static func compositing(for presentation: SessionOptions.Presentation) -> WebKitHardwareAccelerationPolicy {
-        presentation == .headless ? WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER : WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS
+    /// A new view. A headless one renders without GPU compositing: there it buys nothing and
+    /// costs a compositor thread, a GL rasteriser (llvmpipe under Xvfb) and about 60 ms at each
+    /// form post. Not once views are prewarmed, which keep it: without it they leaked, and views
+    /// of both kinds side by side were slower than either (bench/NOTES.md). A page a person sees
+    /// keeps WebKit's default: a captcha may need WebGL.
+    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, options: SessionOptions) -> UnsafeMutablePointer<WebKitWebView> {
+        let view = cwk_web_view_new(context, options.websiteData == .ephemeral ? 1 : 0)!
+        if options.presentation == .headless, !PrewarmedView.shared.isEnabled {
+            webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(view), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
+        }
+        return view
     }
 
     private static func makeWindow(for options: SessionOptions) -> UnsafeMutablePointer<GtkWidget> {
