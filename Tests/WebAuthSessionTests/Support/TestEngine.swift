@@ -68,6 +68,15 @@ enum TestEngine {
         } == 0
     }()
 
+    /// Threads of this process named `name` (as in /proc/self/task/*/comm, at most 15 characters).
+    static func threads(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.count { task in
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .newlines) == name
+        }
+    }
+
     /// Open file descriptors of this process, leaving out the /proc and /sys files that WebKit's
     /// memory-pressure monitor opens once, lazily, some time after the first session.
     static var openFileDescriptors: Int {
