@@ -11,11 +11,12 @@ enum JSONResponse {
         return value
     }
 
-    /// The error for a response that is not what was expected.
+    /// The error for a response that is not what was expected. The snippet hides anything that
+    /// looks like a token (a cut-off token response still holds one), the URL its values.
     static func unexpected(_ response: HTTPResponse, url: URL) -> OpenIDConnectError {
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             .replacingOccurrences(of: "\n", with: " ")
-        return .unexpectedResponse(url: url.absoluteString, status: response.status,
-                                   contentType: response.headers["content-type"], snippet: text)
+        return .unexpectedResponse(url: URLRedaction.redactingValues(url.absoluteString), status: response.status,
+                                   contentType: response.headers["content-type"], snippet: TextRedaction.hidingTokenLikeRuns(in: text))
     }
 }

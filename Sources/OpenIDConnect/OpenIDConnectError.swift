@@ -11,7 +11,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     /// No HTTP response arrived (network or TLS).
     case http(HTTPClientError)
     /// The response is not the JSON the protocol promises (an HTML error page, garbage, an
-    /// unexpected status). `snippet` is the start of the body, for a log.
+    /// unexpected status). `snippet` is the start of the body, for a log, with anything that
+    /// looks like a token hidden (``TextRedaction``).
     case unexpectedResponse(url: String, status: Int, contentType: String?, snippet: String)
     /// The authorization endpoint answered with an error (the person refused: `access_denied`).
     case authorization(OAuthError)

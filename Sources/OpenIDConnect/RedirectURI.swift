@@ -3,18 +3,23 @@ import Foundation
 /// A redirect URI registered with an authorization server, and the exact-match rule that
 /// decides whether a navigation is the authorization response coming back to it.
 ///
-/// Matching follows RFC 6749 §3.1.2, RFC 8252 §7 and RFC 9700 §4.1.3 (exact string matching):
-/// the scheme compares case-insensitively; user-info, host, port and path compare exactly, with
-/// their percent-encoding as written. There are no prefix matches, so `com.example:/cbx`,
-/// `com.example:/cb/../cb`, `com.example:/c%62` and `http://127.0.0.1:PORT@evil/cb` are not
-/// the redirect URI `com.example:/cb`. For a loopback redirect URI, RFC 8252 §7.3's "any port"
-/// rule can be switched on with ``PortMatching/anyPort``.
+/// Matching follows RFC 6749 §3.1.2, RFC 8252 §7 and RFC 9700 §4.1.3 (exact matching) on URIs
+/// normalised as RFC 3986 §6.2.2–6.2.3 says (``URINormalization``): the registered URI is
+/// normalised once, at init, and every candidate before it is compared, so
+/// `https://App.Example.com/cb`, `http://LOCALHOST:8080/cb`, `https://a.example:443/cb`,
+/// `http://127.0.0.1:8080` (no path) and `com.example:/c%62` match what WebKit reports for
+/// them. Beyond that, user-info, host, port and path compare exactly: there are no prefix
+/// matches, so `com.example:/cbx`, `com.example:/cb/../cb`, `com.example:/CB` and
+/// `http://127.0.0.1:PORT@evil/cb` are not the redirect URI `com.example:/cb`. The URI is
+/// still sent to the provider exactly as given (``string``): strict providers compare strings.
+/// For a loopback redirect URI, RFC 8252 §7.3's "any port" rule can be switched on with
+/// ``PortMatching/anyPort``.
 public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The three kinds of redirect URI a native application may register (RFC 8252 §7).
     public enum Kind: String, Sendable, Hashable {
         /// A private-use URI scheme, such as `com.example.app:/oauth2redirect`.
         case customScheme
-        /// `http` to a loopback address: `127.0.0.1`, `[::1]` or `localhost`.
+        /// `http` to a loopback address: 127.0.0.0/8, `[::1]` or `localhost`.
         case loopback
         /// A claimed `https` URL.
         case https
@@ -30,6 +35,8 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// The redirect URI as it was given, to be sent as `redirect_uri`.
     public let string: String
+    /// The redirect URI normalised (RFC 3986 §6.2.2–6.2.3), without its query: what is matched.
+    public var normalized: String { parts.string }
     /// Which kind of redirect URI this is.
     public let kind: Kind
     /// How the port is compared; ``PortMatching/anyPort`` only for loopback URIs.
@@ -37,37 +44,48 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// The scheme, lowercased.
     public var scheme: String { parts.scheme }
-    /// The host as written (`nil` for `scheme:/path` URIs), IPv6 literals in brackets.
+    /// The host, normalised (`nil` for `scheme:/path` URIs), IPv6 literals in brackets.
     public var host: String? { parts.host }
     /// The effective port: the explicit one, or 80/443 for `http`/`https`.
-    public var port: Int? { parts.port }
-    /// The path as written, percent-encoding included.
+    public var port: Int? { parts.effectivePort }
+    /// The path, normalised (`/` for an `http` URI written without one).
     public var path: String { parts.path }
 
-    private let parts: Parts
+    private let parts: URINormalization.Parts
     /// Query items written into the redirect URI itself; a response must carry them unchanged.
     public let fixedQueryItems: [(name: String, value: String)]
 
     /// Parses and validates a redirect URI.
     /// - Throws: ``RedirectURIError`` when the string is not an absolute URI, has a fragment
-    ///   (forbidden by RFC 6749 §3.1.2), uses a scheme that cannot be a redirect target
+    ///   (forbidden by RFC 6749 §3.1.2), cannot be normalised (a broken percent-escape or IPv6
+    ///   literal, a `.` or `..` path segment), uses a scheme that cannot be a redirect target
     ///   (`javascript`, `data`, `file`, `about`, `blob`), is plain `http` to a non-loopback host,
     ///   or asks for ``PortMatching/anyPort`` on a URI that is not loopback.
     public init(_ string: String, portMatching: PortMatching = .exact) throws(RedirectURIError) {
         guard !string.isEmpty, string.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
             throw .malformed(string)
         }
-        guard let components = URLComponents(string: string), let parts = Parts(components) else {
+        guard let components = URLComponents(string: string), components.scheme?.isEmpty == false else {
             throw .malformed(string)
         }
         guard components.percentEncodedFragment == nil else { throw .hasFragment(string) }
+        let parts: URINormalization.Parts
+        do {
+            _ = try URINormalization.percentEscapes(string)  // URLComponents would quietly re-encode a stray %
+            parts = try URINormalization.parts(of: components)
+        } catch {
+            throw .notNormalizable(string)
+        }
+        guard !parts.path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) else {
+            throw .notNormalizable(string)
+        }
         let kind: Kind
         switch parts.scheme {
         case "https":
             guard parts.host?.isEmpty == false else { throw .malformed(string) }
             kind = .https
         case "http":
-            guard let host = parts.host, Self.loopbackHosts.contains(host.lowercased()) else {
+            guard let host = parts.host, URINormalization.isLoopback(host: host) else {
                 throw .insecureHTTP(string)
             }
             kind = .loopback
@@ -87,18 +105,15 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Whether `candidate` (an absolute URL string, as a navigation reports it) is a response
-    /// sent to this redirect URI. Query and fragment are the response and are not compared,
-    /// except that query items written into the redirect URI itself must be present.
+    /// sent to this redirect URI, both normalised. Query and fragment are the response and are
+    /// not compared, except that query items written into the redirect URI itself must be present.
     public func matches(_ candidate: String) -> Bool {
-        guard let components = URLComponents(string: candidate), let other = Parts(components) else {
-            return false
-        }
-        guard other.scheme == parts.scheme,
-              other.user == parts.user,
-              other.host == parts.host,
+        guard let components = URLComponents(string: candidate),
+              let other = try? URINormalization.parts(of: components),
+              matchesOrigin(other),
+              other.userInfo == parts.userInfo,
               other.path == parts.path
         else { return false }
-        if other.port != parts.port, portMatching == .exact || other.port == nil { return false }
         if fixedQueryItems.isEmpty { return true }
         guard let query = try? FormURLEncoding.decode(components.percentEncodedQuery ?? "") else { return false }
         return fixedQueryItems.allSatisfy { item in query.contains { $0 == item } }
@@ -108,6 +123,20 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
     public func sharesScheme(with candidate: String) -> Bool {
         guard let colon = candidate.firstIndex(of: ":") else { return false }
         return candidate[..<colon].lowercased() == parts.scheme
+    }
+
+    /// Whether a URL string points at this redirect URI's own scheme, host and registered port,
+    /// normalised; path, query and fragment aside. A navigation there that does not
+    /// ``matches(_:)`` is a near miss: it must not load. (With ``PortMatching/anyPort`` only the
+    /// registered port counts: the other ports of a loopback host belong to other programs.)
+    public func sharesOrigin(with candidate: String) -> Bool {
+        guard let other = try? URINormalization.parts(of: candidate) else { return false }
+        return other.scheme == parts.scheme && other.host == parts.host && other.effectivePort == parts.effectivePort
+    }
+
+    private func matchesOrigin(_ other: URINormalization.Parts) -> Bool {
+        guard other.scheme == parts.scheme, other.host == parts.host else { return false }
+        return other.effectivePort == parts.effectivePort || (portMatching == .anyPort && other.port != nil)
     }
 
     /// The redirect URI as given.
@@ -121,8 +150,6 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
         hasher.combine(string)
         hasher.combine(portMatching)
     }
-
-    static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "localhost"]
 
     enum CodingKeys: String, CodingKey {
         case string = "uri"
@@ -146,30 +173,6 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
         try container.encode(string, forKey: .string)
         try container.encode(portMatching, forKey: .portMatching)
     }
-
-    /// The compared parts of a URI: everything but query and fragment.
-    private struct Parts: Sendable, Hashable {
-        let scheme: String
-        let user: String?
-        let host: String?
-        let port: Int?
-        let path: String
-
-        init?(_ components: URLComponents) {
-            guard let scheme = components.scheme?.lowercased(), !scheme.isEmpty else { return nil }
-            self.scheme = scheme
-            let password = components.percentEncodedPassword.map { ":" + $0 } ?? ""
-            self.user = components.percentEncodedUser.map { $0 + password }
-            self.host = components.percentEncodedHost
-            switch (components.port, scheme) {
-            case (let explicit?, _): self.port = explicit
-            case (nil, "http"): self.port = 80
-            case (nil, "https"): self.port = 443
-            default: self.port = nil
-            }
-            self.path = components.percentEncodedPath
-        }
-    }
 }
 
 /// Why a string is not an acceptable redirect URI.
@@ -184,6 +187,10 @@ public enum RedirectURIError: Error, Sendable, Hashable, CustomStringConvertible
     case insecureHTTP(String)
     /// ``RedirectURI/PortMatching/anyPort`` applies to loopback redirect URIs only.
     case anyPortRequiresLoopback(String)
+    /// RFC 3986 normalisation is not possible (a `%` without two hex digits, a broken IPv6
+    /// literal), or the path has `.` or `..` segments, which browsers resolve before they report
+    /// a navigation: such a URI could never be matched exactly.
+    case notNormalizable(String)
 
     public var description: String {
         switch self {
@@ -192,6 +199,7 @@ public enum RedirectURIError: Error, Sendable, Hashable, CustomStringConvertible
         case .forbiddenScheme(let scheme): "'\(scheme):' cannot be a redirect URI scheme"
         case .insecureHTTP(let uri): "'\(uri)' uses plain http to a host that is not loopback"
         case .anyPortRequiresLoopback(let uri): "any-port matching needs a loopback redirect URI, not '\(uri)'"
+        case .notNormalizable(let uri): "redirect URI '\(uri)' cannot be normalised (a bad %-escape or IPv6 address, or a . or .. path segment)"
         }
     }
 }

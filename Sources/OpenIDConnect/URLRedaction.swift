@@ -1,7 +1,12 @@
-/// URLs with their response parameters hidden, for logs and navigation records.
+/// URLs and form bodies with every value that could be a secret hidden, for logs, messages,
+/// navigation records and artefacts. Names stay, so a log still tells what came back.
+///
+/// Hidden: every query and fragment value (`code=<43>`), an item with no `=` (it may be a bare
+/// token: `#<40>`), path parameters (`;jsessionid=<32>`) and a password in the user-info
+/// (`https://user:<6>@host/`). A value already shown as `<N>` stays as it is, so redacting twice
+/// changes nothing.
 public enum URLRedaction {
-    /// `url` with every query and fragment value replaced by its length:
-    /// `com.example:/cb?code=<43>&state=<22>`. Names stay, so a log still tells what came back.
+    /// `url` with its values replaced by their lengths: `com.example:/cb?code=<43>&state=<22>`.
     public static func redactingValues(_ url: String) -> String {
         var base = Substring(url)
         var parts: [(separator: Character, text: Substring)] = []
@@ -13,14 +18,49 @@ public enum URLRedaction {
             parts.insert(("?", base[base.index(after: mark)...]), at: 0)
             base = base[..<mark]
         }
-        var out = String(base)
+        var out = redactingPath(redactingPassword(base))
         for part in parts {
             out.append(part.separator)
-            out += part.text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-                return "\(pair[..<equals])=<\(pair.distance(from: pair.index(after: equals), to: pair.endIndex))>"
-            }.joined(separator: "&")
+            out += redactingItems(part.text, separator: "&")
         }
         return out
+    }
+
+    /// An `application/x-www-form-urlencoded` body with its values replaced by their lengths.
+    public static func redactingFormBody(_ body: String) -> String {
+        redactingItems(Substring(body), separator: "&")
+    }
+
+    /// `name=<N>` for each `name=value`, `<N>` for an item without `=`; empty items stay empty.
+    private static func redactingItems(_ text: Substring, separator: Character) -> String {
+        text.split(separator: separator, omittingEmptySubsequences: false).map { item in
+            guard let equals = item.firstIndex(of: "=") else { return hidden(item) }
+            return "\(item[..<equals])=\(hidden(item[item.index(after: equals)...]))"
+        }.joined(separator: String(separator))
+    }
+
+    /// `<N>`, the length of `value`; an empty value, or one already hidden, as it is.
+    private static func hidden(_ value: Substring) -> String {
+        if value.isEmpty || (value.first == "<" && value.last == ">" && value.dropFirst().dropLast().allSatisfy(\.isNumber)) {
+            return String(value)
+        }
+        return "<\(value.count)>"
+    }
+
+    /// The password of `scheme://user:password@host` hidden.
+    private static func redactingPassword(_ base: Substring) -> Substring {
+        guard let authorityStart = base.range(of: "://")?.upperBound else { return base }
+        let authorityEnd = base[authorityStart...].firstIndex(of: "/") ?? base.endIndex
+        guard let at = base[authorityStart..<authorityEnd].lastIndex(of: "@"),
+              let colon = base[authorityStart..<at].firstIndex(of: ":") else { return base }
+        return base[..<base.index(after: colon)] + hidden(base[base.index(after: colon)..<at]) + base[at...]
+    }
+
+    /// Path parameters (`;jsessionid=…`, `;token`) hidden, segment by segment.
+    private static func redactingPath(_ base: Substring) -> String {
+        base.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard let semicolon = segment.firstIndex(of: ";") else { return String(segment) }
+            return segment[..<semicolon] + ";" + redactingItems(segment[segment.index(after: semicolon)...], separator: ";")
+        }.joined(separator: "/")
     }
 }

@@ -148,9 +148,9 @@ struct Camera: Sendable {
     func shoot(_ session: WebAuthenticationSession, _ name: String) async {
         guard let directory else { return }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try PrivateFile.makeDirectory(directory)
             let file = directory.appendingPathComponent(name + ".png")
-            try await session.screenshot(of: .window).write(to: file)
+            try PrivateFile.write(try await session.screenshot(of: .window), to: file)
             narrator.say("screenshot \(file.path)")
         } catch {
             narrator.warn("no screenshot \(name): \(error)")

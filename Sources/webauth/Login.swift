@@ -114,8 +114,8 @@ struct Login: AsyncParsableCommand {
         let log = await session?.navigationLog ?? []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        do { try encoder.encode(log).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            narrator.warn("the trace could not be written to \(path): \(error.localizedDescription)")
+        do { try PrivateFile.write(try encoder.encode(log), to: URL(fileURLWithPath: path)) } catch {
+            narrator.warn("the trace could not be written to \(path): \(error)")
         }
     }
 

@@ -47,9 +47,9 @@ final class Narrator: Sendable {
             for await event in session.events {
                 switch event {
                 case .loadCommitted(let url, let host, let tls) where verbose:
-                    write("page from \(host) (TLS: \(tls)): \(URLRedaction.redactingValues(url))")
+                    write("page from \(host) (TLS: \(tls)): \(url)")
                 case .loadCommitted(let url, let host, _) where !quiet:
-                    write("page \(URLComponents(string: url)?.path ?? "") from \(host)")
+                    write("page \(URLComponents(string: String(url.prefix { $0 != "?" && $0 != "#" }))?.path ?? "") from \(host)")
                 case .navigation(let decision) where verbose || (!quiet && decision.verdict != .allowed):
                     write("navigation \(decision)")
                 default: break

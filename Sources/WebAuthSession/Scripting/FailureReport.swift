@@ -19,17 +19,17 @@ public struct FailureReport: Sendable, Hashable {
     public var navigationLog: [NavigationLogEntry]
 
     /// Writes `screenshot.png`, `page.json` (step, reason, URL, title, text) and
-    /// `navigation.json` into `directory` (created, mode 0700) and returns their URLs.
+    /// `navigation.json` into `directory` (created with its missing parents, mode 0700), each
+    /// file mode 0600, and returns their URLs.
     @discardableResult
     public func write(to directory: URL) throws -> [URL] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try PrivateFile.makeDirectory(directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var written: [URL] = []
         func save(_ data: Data, _ name: String) throws {
             let url = directory.appendingPathComponent(name)
-            try data.write(to: url, options: .atomic)
+            try PrivateFile.write(data, to: url)
             written.append(url)
         }
         if let screenshotPNG { try save(screenshotPNG, "screenshot.png") }

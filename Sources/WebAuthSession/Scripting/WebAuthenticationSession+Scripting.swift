@@ -94,7 +94,7 @@ extension WebAuthenticationSession {
             case .satisfied: return
             case .pageChanged: continue
             case .ended: throw .sessionEnded
-            case .timedOut: throw .timedOut(waitingFor: condition, after: timeout, url: page.currentURL)
+            case .timedOut: throw .timedOut(waitingFor: condition, after: timeout, url: page.redactedCurrentURL)
             }
         }
     }
@@ -129,7 +129,7 @@ extension WebAuthenticationSession {
         let state = try? await evaluateJavaScript(
             "({url: location.href, title: document.title, text: document.body ? document.body.innerText : ''})",
             timeout: .seconds(5))
-        return FailureReport(step: step, reason: reason, url: state?["url"]?.stringValue ?? page?.currentURL,
+        return FailureReport(step: step, reason: reason, url: (state?["url"]?.stringValue).map(URLRedaction.redactingValues) ?? page?.redactedCurrentURL,
                              title: state?["title"]?.stringValue, visibleText: state?["text"]?.stringValue,
                              screenshotPNG: try? await screenshot(timeout: .seconds(5)), navigationLog: navigationLog)
     }

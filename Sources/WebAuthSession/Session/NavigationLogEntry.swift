@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of a session's navigation log (``WebAuthenticationSession/navigationLog``): what
-/// happened, when, and to which URL. Captured redirects appear with their values redacted.
+/// happened, when, and to which URL. Every URL appears with its values redacted.
 /// Encodes as JSON for a test harness's artefacts.
 public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Milliseconds since the session started.

@@ -42,9 +42,10 @@ enum NavigationVerdict: Sendable, Hashable {
 
 /// Decides every navigation of a sign-in page, before any request is sent.
 ///
-/// The rules, in order: the redirect URI (exact match) is captured, whatever triggered it and
-/// whichever frame; another navigation to the redirect URI's private scheme is a lookalike and
-/// refused; new windows are refused; `http`/`https` and `about:` load; everything else (`data:`,
+/// The rules, in order: the redirect URI (exact match, both sides normalised) is captured,
+/// whatever triggered it and whichever frame; another navigation to the redirect URI's private
+/// scheme, or to a loopback or `https` redirect URI's own scheme, host and port, is a near miss
+/// and refused before any request leaves; new windows are refused; `http`/`https` and `about:` load; everything else (`data:`,
 /// `blob:`, `file:`, `javascript:`, unknown app schemes) is refused. WebKitGTK does not tell the
 /// UI process which frame a navigation is for, so `data:` is refused in iframes too. With an
 /// allowlist (kiosks), an `http`/`https` navigation to any other host is refused, redirects included.
@@ -60,9 +61,9 @@ struct NavigationPolicy: Sendable {
 
     func verdict(for request: NavigationRequest) -> NavigationVerdict {
         if redirectURI.matches(request.url) { return responseVerdict(for: request) }
-        if redirectURI.kind == .customScheme, redirectURI.sharesScheme(with: request.url) {
-            return .refuse(.redirectLookalike)
-        }
+        let nearMiss = redirectURI.kind == .customScheme
+            ? redirectURI.sharesScheme(with: request.url) : redirectURI.sharesOrigin(with: request.url)
+        if nearMiss { return .refuse(.redirectLookalike) }
         if request.opensNewWindow { return .refuse(.newWindow) }
         switch request.scheme {
         case "http", "https":
@@ -92,11 +93,11 @@ struct NavigationPolicy: Sendable {
         case .loopback:
             guard isPost else { return .capture }
             guard let port = URLComponents(string: request.url)?.port ?? redirectURI.port else {
-                return .fail(.formPostNotCapturable(url: request.url))
+                return .fail(.formPostNotCapturable(url: URLRedaction.redactingValues(request.url)))
             }
             return .captureThroughLoopbackListener(port: port)
         case .https:
-            return isPost ? .fail(.formPostNotCapturable(url: request.url)) : .capture
+            return isPost ? .fail(.formPostNotCapturable(url: URLRedaction.redactingValues(request.url))) : .capture
         }
     }
 }

@@ -57,7 +57,7 @@ public final class SystemBrowserSession {
                     waiting = continuation
                     self.timeout = Task {
                         guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                        self.finish(.failure(.timedOut(after: timeout, lastURL: url.absoluteString)))
+                        self.finish(.failure(.timedOut(after: timeout, lastURL: URLRedaction.redactingValues(url.absoluteString))))
                     }
                     Task {
                         do throws(WebAuthSessionError) { try await browser.open(url) } catch { self.finish(.failure(error)) }

@@ -1,4 +1,5 @@
-/// Progress of a sign-in, for a spinner, a status line or a navigation log.
+/// Progress of a sign-in, for a spinner, a status line or a navigation log. Every URL in an
+/// event has its values redacted (``URLRedaction``): events are safe to log.
 public enum WebAuthenticationEvent: Sendable, Hashable {
     /// A page started loading.
     case loadStarted(url: String)
@@ -40,8 +41,12 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
 
     /// Why a navigation was stopped.
     public enum RefusalReason: String, Sendable, Hashable {
-        /// The redirect URI's scheme, but not the redirect URI (`com.example:/cbx`).
+        /// The redirect URI's scheme (or a loopback or `https` redirect URI's scheme, host and
+        /// port), but not the redirect URI (`com.example:/cbx`, `http://127.0.0.1:PORT/cbx`).
         case redirectLookalike = "redirect URI lookalike"
+        /// A page resource (an image, `fetch`, XHR) aimed at the redirect URI's private scheme:
+        /// answered with an error, never taken for the redirect.
+        case redirectSubresource = "page resource aimed at the redirect URI"
         /// It would open a new window.
         case newWindow = "new window"
         /// A `data:` or `blob:` URL (phishing pages in disguise; no sign-in page needs one).
@@ -58,7 +63,7 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
         case hostNotAllowed = "host not on the kiosk's allowlist"
     }
 
-    /// The URL; for a captured navigation, with every parameter value replaced by its length.
+    /// The URL, with every value that could be a secret replaced by its length (``URLRedaction``).
     public let url: String
     /// What the engine did.
     public let verdict: Verdict

@@ -91,7 +91,7 @@ public final class WebAuthenticationSession {
         }
         let timeout = Task { [options] in
             guard (try? await Task.sleep(for: options.timeout)) != nil else { return }
-            self.finish(.failure(.timedOut(after: options.timeout, lastURL: self.page?.currentURL)))
+            self.finish(.failure(.timedOut(after: options.timeout, lastURL: self.page?.redactedCurrentURL)))
         }
         state = .running(continuation, timeout: timeout)
         startedAt = .now

@@ -18,6 +18,9 @@ final class SignInPage {
     private var handlers: [(instance: gpointer, id: gulong)] = []
     private var loopbackListener: LoopbackRedirectListener?
     private var pendingFormPostURL: String?
+    /// The custom-scheme form submission the policy let through to the scheme handler; any
+    /// other request that reaches the handler is a page resource, never the redirect.
+    private var pendingSchemeSubmission: String?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// Whether a document has been committed (scripts then run in a real page, not about:blank).
     private(set) var hasCommittedLoad = false
@@ -263,16 +266,20 @@ final class SignInPage {
         case .fail:
             record = .refused(.unreadableResponse)
         }
-        let shownURL = record == .captured ? URLRedaction.redactingValues(request.url) : request.url
-        let decision = NavigationDecision(url: shownURL, verdict: record)
-        logger.debug("navigation", metadata: ["decision": "\(decision)"])
-        onEvent(.navigation(decision))
+        report(NavigationDecision(url: URLRedaction.redactingValues(request.url), verdict: record))
         switch verdict {
         case .capture: capture(url: request.url, formBody: nil)
+        case .captureThroughSchemeHandler: pendingSchemeSubmission = request.url
         case .fail(let error): fail(error)
         default: break
         }
         return proceed
+    }
+
+    /// Logs a decision and reports it as an event; its URL is already redacted.
+    private func report(_ decision: NavigationDecision) {
+        logger.debug("navigation", metadata: ["decision": "\(decision)"])
+        onEvent(.navigation(decision))
     }
 
     /// Turns a redirect into the outcome.
@@ -286,9 +293,16 @@ final class SignInPage {
         }
     }
 
-    /// A request to the custom redirect scheme that the policy let through (a form submission).
+    /// A request to the custom redirect scheme: the form submission the policy let through, or
+    /// a page resource (`<img>`, `fetch`, XHR), which is answered with an error and logged.
     func receiveSchemeRequest(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>) {
         let url = String(cString: webkit_uri_scheme_request_get_uri(request))
+        guard !hasEnded, let expected = pendingSchemeSubmission, expected == url else {
+            SchemeRequest.refuse(request, because: "not a navigation to the redirect URI")
+            report(NavigationDecision(url: URLRedaction.redactingValues(url), verdict: .refused(.redirectSubresource)))
+            return
+        }
+        pendingSchemeSubmission = nil
         let method = webkit_uri_scheme_request_get_http_method(request).map { String(cString: $0) }
         var body: String?
         if method?.uppercased() == "POST", let stream = webkit_uri_scheme_request_get_http_body(request) {
@@ -326,7 +340,9 @@ final class SignInPage {
 
     func loadChanged(_ event: WebKitLoadEvent) {
         guard let view else { return }
-        let url = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
+        let rawURL = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
+        let url = URLRedaction.redactingValues(rawURL)
+        let host = URLComponents(string: rawURL)?.host ?? ""
         switch event {
         case WEBKIT_LOAD_STARTED:
             onEvent(.loadStarted(url: url))
@@ -335,7 +351,6 @@ final class SignInPage {
         case WEBKIT_LOAD_COMMITTED:
             hasCommittedLoad = true
             noteInput()  // a new page is activity too
-            let host = URLComponents(string: url)?.host ?? ""
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
             onEvent(.loadCommitted(url: url, host: host, tls: tls))
@@ -343,20 +358,20 @@ final class SignInPage {
         case WEBKIT_LOAD_FINISHED:
             onEvent(.loadFinished(url: url))
             notifyPageChange()
-            checkForEmbeddedViewRefusal(view, url: url)
+            checkForEmbeddedViewRefusal(view, url: url, host: host)
         default:
             break
         }
     }
 
     /// Ends the session when the page says the provider refuses embedded views.
-    private func checkForEmbeddedViewRefusal(_ view: UnsafeMutablePointer<WebKitWebView>, url: String) {
+    private func checkForEmbeddedViewRefusal(_ view: UnsafeMutablePointer<WebKitWebView>, url: String, host: String) {
         guard !refusalMarkers.isEmpty else { return }
         let script = "location.href + '\\n' + (document.body ? document.body.innerText.slice(0, 50000) : '')"
         JavaScriptBridge.evaluate(script, in: view, world: JavaScriptBridge.helperWorld) { [weak self] result in
             guard let self, !self.hasEnded, case .success(.string(let text)) = result,
                   self.refusalMarkers.contains(where: { text.contains($0) }) else { return }
-            self.fail(.embeddedViewRefused(url: url, host: URLComponents(string: url)?.host ?? ""))
+            self.fail(.embeddedViewRefused(url: url, host: host))
         }
     }
 
@@ -369,11 +384,11 @@ final class SignInPage {
 
     func loadFailed(_ failure: LoadFailure) {
         guard !failure.causedByPolicy, !hasEnded else { return }
-        fail(.loadFailed(url: failure.url, domain: failure.domain, code: failure.code, message: failure.message))
+        fail(.loadFailed(url: URLRedaction.redactingValues(failure.url), domain: failure.domain, code: failure.code, message: failure.message))
     }
 
     func tlsFailed(url: String, errors: TLSErrors) {
-        fail(.tlsFailure(url: url, host: URLComponents(string: url)?.host ?? "", errors: errors))
+        fail(.tlsFailure(url: URLRedaction.redactingValues(url), host: URLComponents(string: url)?.host ?? "", errors: errors))
     }
 
     func progressChanged() {
@@ -396,9 +411,14 @@ final class SignInPage {
 
     // MARK: Waiting for the page
 
-    /// The URL of the page shown now.
+    /// The URL of the page shown now (it may hold secrets: for scripts' predicates only).
     var currentURL: String? {
         view.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) }
+    }
+
+    /// The URL of the page shown now with its values redacted, for messages and reports.
+    var redactedCurrentURL: String? {
+        currentURL.map(URLRedaction.redactingValues)
     }
 
     /// Calls `waiter` once, at the next committed or finished load, or when the page ends.
