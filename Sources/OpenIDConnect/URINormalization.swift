@@ -62,7 +62,8 @@ public enum URINormalization {
     /// Whether `host` (as written in a URI) is a loopback host: `localhost`, an IPv4 address in
     /// 127.0.0.0/8, or the IPv6 address `::1` (RFC 8252 §7.3, RFC 6761 §6.3).
     public static func isLoopback(host: String) -> Bool {
-        guard let normalized = try? normalizedHost(host) else { return false }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let normalized = try? normalizedHost(bracketed) else { return false }
         if normalized == "localhost" || normalized == "[::1]" { return true }
         var address = in_addr()
         guard inet_pton(AF_INET, normalized, &address) == 1 else { return false }

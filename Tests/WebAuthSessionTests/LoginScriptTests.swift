@@ -132,6 +132,7 @@ extension EngineTests.LoginScripts {
             #expect(report.step == "step 2: wait for '#no-such-thing'")
             #expect(report.title == "Sign in to the development provider")
             #expect(report.url?.hasPrefix(provider.issuer + "/authorize?") == true)
+            #expect(report.url?.contains("&state=<43>") == true, "the report's URL has its values redacted")
             #expect(report.visibleText?.contains("User name") == true)
             #expect(report.navigationLog.contains { $0.kind == "load-committed" && $0.value.hasPrefix(provider.issuer) })
             let png = try #require(report.screenshotPNG)
@@ -143,6 +144,10 @@ extension EngineTests.LoginScripts {
             defer { try? FileManager.default.removeItem(at: directory) }
             let files = try report.write(to: directory)
             #expect(files.map(\.lastPathComponent) == ["screenshot.png", "page.json", "navigation.json"])
+            #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o700)
+            for file in files {
+                #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600, "\(file.lastPathComponent)")
+            }
             let facts = try JSONValue(parsing: String(contentsOf: directory.appendingPathComponent("page.json"), encoding: .utf8))
             #expect(facts["step"] == .string("step 2: wait for '#no-such-thing'"))
         }

@@ -23,27 +23,36 @@ import OpenIDConnect
 /// ```
 /// A step that fails stops the script with ``LoginScriptError``, naming the step. Values are
 /// never logged; a literal value typed into a password field is refused (secrets come from the
-/// environment, a file or a command).
+/// environment, a file or a command). A secret is typed only into a page of the provider's host
+/// (the host the session started on, or one listed in ``secretHosts``) served over `https` or
+/// from a loopback host. The steps run in an isolated JavaScript world, so a value never
+/// passes through the page's globals; only a ``LoginStep/javaScript(_:)`` step runs in the
+/// page's own world.
 public struct LoginScript: Sendable, Hashable, Decodable {
     /// The steps, in order.
     public var steps: [LoginStep]
     /// How long a step waits for its element, URL or text. Default: 30 seconds.
     public var stepTimeout: Duration
+    /// Hosts besides the provider's (the host the session started on) whose pages may receive
+    /// secrets: an upstream identity provider the login passes through. Default: none.
+    public var secretHosts: Set<String>
 
     /// A script of `steps`.
-    public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30)) {
+    public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = []) {
         self.steps = steps
         self.stepTimeout = stepTimeout
+        self.secretHosts = secretHosts
     }
 
     private enum CodingKeys: String, CodingKey {
-        case steps, stepTimeout = "step_timeout"
+        case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts"
     }
 
-    /// Reads `{steps: [...], step_timeout: SECONDS}`.
+    /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...]}`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         steps = try container.decode([LoginStep].self, forKey: .steps)
+        secretHosts = Set(try container.decodeIfPresent([String].self, forKey: .secretHosts) ?? [])
         let seconds = try container.decodeIfPresent(Double.self, forKey: .stepTimeout) ?? 30
         guard seconds > 0 else {
             throw DecodingError.dataCorruptedError(forKey: .stepTimeout, in: container, debugDescription: "step_timeout must be positive")
@@ -65,10 +74,11 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     public func run(in session: WebAuthenticationSession, environment: [String: String] = ProcessInfo.processInfo.environment,
                     http: any HTTPClient = URLSessionHTTPClient(), artifactsDirectory: URL? = LoginScript.defaultArtifactsDirectory,
                     progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
+        let destination = SecretDestination(providerURL: session.url, allowlist: secretHosts)
         for (index, step) in steps.enumerated() {
             progress(index + 1, step)
             do {
-                try await perform(step, in: session, environment: environment, http: http)
+                try await perform(step, in: session, environment: environment, http: http, destination: destination)
             } catch {
                 let reason = String(describing: error)
                 let report = await session.failureReport(step: "step \(index + 1): \(step)", reason: reason)
@@ -89,17 +99,26 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     }
 
     private func perform(_ step: LoginStep, in session: WebAuthenticationSession, environment: [String: String],
-                         http: any HTTPClient) async throws {
+                         http: any HTTPClient, destination: SecretDestination) async throws {
         switch step {
         case .fill(let selector, let source):
             try await session.waitForElement(selector, timeout: stepTimeout)
-            let value: String
-            value = try await source.resolve(environment: environment, http: http)
-            let type = try await session.evaluateJavaScript("document.querySelector(\(JSONValue.string(selector)))?.type ?? ''")
-            if case .literal = source, type == .string("password") {
-                throw LoginStepRefusal("a password field takes its value from env, file or command, not from the script")
+            let type = try await session.evaluateInIsolatedWorld("document.querySelector(\(JSONValue.string(selector)))?.type ?? ''",
+                                                                 timeout: stepTimeout)
+            let isSecret: Bool
+            if case .literal = source {
+                guard type != .string("password") else {
+                    throw LoginStepRefusal("a password field takes its value from env, file or command, not from the script")
+                }
+                isSecret = false
+            } else {
+                isSecret = true
+                if let refusal = destination.refusal(for: await session.page?.currentURL) {
+                    throw LoginStepRefusal("refusing to type \(source) here: \(refusal)")
+                }
             }
-            try await session.evaluateJavaScript(Self.element(selector, """
+            let value = try await source.resolve(environment: environment, http: http)
+            try await session.evaluateInIsolatedWorld(Self.element(selector, (isSecret ? destination.javaScriptGuard : "") + """
                 element.focus();
                 const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')?.set;
                 setter ? setter.call(element, \(JSONValue.string(value))) : (element.value = \(JSONValue.string(value)));
@@ -108,10 +127,10 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                 """), timeout: stepTimeout)
         case .click(let selector):
             try await session.waitForElement(selector, timeout: stepTimeout)
-            try await session.evaluateJavaScript(Self.element(selector, "element.click();"), timeout: stepTimeout)
+            try await session.evaluateInIsolatedWorld(Self.element(selector, "element.click();"), timeout: stepTimeout)
         case .pressEnter(let selector):
             try await session.waitForElement(selector, timeout: stepTimeout)
-            try await session.evaluateJavaScript(Self.element(selector, """
+            try await session.evaluateInIsolatedWorld(Self.element(selector, """
                 element.focus();
                 const key = { key: 'Enter', code: 'Enter', keyCode: 13, which: 13, bubbles: true, cancelable: true };
                 const unhandled = element.dispatchEvent(new KeyboardEvent('keydown', key));
@@ -128,7 +147,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             try await session.evaluateJavaScript(source, timeout: stepTimeout)
         case .chooseAccount(let text):
             try await session.waitForText(text, timeout: stepTimeout)
-            let clicked = try await session.evaluateJavaScript("""
+            let clicked = try await session.evaluateInIsolatedWorld("""
                 (() => {
                     const text = \(JSONValue.string(text));
                     const candidates = [...document.querySelectorAll('a, button, [role=button], [role=link], [role=option], li, [tabindex]')];

@@ -7,15 +7,28 @@ internal import CWebKitGTK
 /// page to exist, so it may be issued right after ``start()`` is called.
 extension WebAuthenticationSession {
     /// Runs `script` in the page (its last expression is the result) and returns the result as JSON.
-    /// `undefined` and values JSON cannot hold come back as ``JSONValue/null``.
+    /// `undefined` and values JSON cannot hold come back as ``JSONValue/null``. The script runs in
+    /// the page's own JavaScript world, with its globals (and the page sees what it does): do
+    /// not pass it secrets. Login scripts' own steps run in an isolated world instead.
     /// - Throws: ``PageScriptError/scriptFailed(message:)`` if it throws or does not parse.
     @discardableResult
     public func evaluateJavaScript(_ script: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) -> JSONValue {
+        try await evaluateJavaScript(script, timeout: timeout, world: nil)
+    }
+
+    /// Runs `script` in the engine's isolated world: it shares the page's DOM but not its
+    /// JavaScript globals, so the page can neither tamper with it nor read what it passes.
+    @discardableResult
+    func evaluateInIsolatedWorld(_ script: String, timeout: Duration) async throws(PageScriptError) -> JSONValue {
+        try await evaluateJavaScript(script, timeout: timeout, world: JavaScriptBridge.helperWorld)
+    }
+
+    private func evaluateJavaScript(_ script: String, timeout: Duration, world: String?) async throws(PageScriptError) -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
         guard let view = page.view else { throw .sessionEnded }
         let result = await withCheckedContinuation { continuation in
-            JavaScriptBridge.evaluate(script, in: view, world: nil) { continuation.resume(returning: $0) }
+            JavaScriptBridge.evaluate(script, in: view, world: world) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }
