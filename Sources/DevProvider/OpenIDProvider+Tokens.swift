@@ -78,7 +78,9 @@ extension OpenIDProvider {
             "expires_in": .number(lifetime), "id_token": .string(idToken), "scope": .string(grant.scope),
         ]
         if let refreshToken { body["refresh_token"] = .string(refreshToken) }
-        return json(.object(body), headers: ["Cache-Control": "no-store"])
+        var response = json(.object(body), headers: ["Cache-Control": "no-store"])
+        if has(.truncatedTokenResponse) { response.body = String(response.body.prefix(response.body.count / 2)) }
+        return response
     }
 
     func userinfo(_ request: LocalHTTPRequest) -> LocalHTTPResponse {

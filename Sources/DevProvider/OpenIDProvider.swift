@@ -66,6 +66,7 @@ public final class OpenIDProvider: Sendable {
         var requestCounts: [String: Int] = [:]
         var signedOutHints: [String] = []
         var faults: Set<ProviderFault> = []
+        var secrets = SecretLedger()
         var accessTokenLifetime = 300
     }
 
@@ -148,7 +149,18 @@ public final class OpenIDProvider: Sendable {
     /// The `id_token_hint`s of the logouts received so far.
     public var logoutHints: [String] { state.withLock { $0.signedOutHints } }
 
+    /// Every secret this provider has received or handed out so far (state, nonce, PKCE values,
+    /// codes, tokens, hints, passwords, client secrets), for tests that search a client's
+    /// output for them.
+    public var secretsSeen: Set<String> { state.withLock { $0.secrets.values } }
+
     private func respond(to request: LocalHTTPRequest) async -> LocalHTTPResponse {
+        let response = await route(request)
+        state.withLock { $0.secrets.record(request: request, response: response) }
+        return response
+    }
+
+    private func route(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         state.withLock { $0.requestCounts[request.path, default: 0] += 1 }
         if has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
         switch (request.method, request.path) {

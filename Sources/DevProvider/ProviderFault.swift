@@ -10,6 +10,9 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     case serverError = "server-error"
     /// The token endpoint answers `502` with an HTML error page, as a broken proxy would.
     case htmlErrorPage = "html-error-page"
+    /// The token endpoint's answer is cut off halfway, its access token included (a connection
+    /// dropped by a proxy): the client must fail without quoting it.
+    case truncatedTokenResponse = "truncated-token-response"
     /// Authorization responses carry a wrong `iss` (a mix-up attack, RFC 9207).
     case wrongIssuer = "wrong-issuer"
     /// ID tokens expired an hour ago.

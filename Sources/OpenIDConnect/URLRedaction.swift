@@ -1,11 +1,19 @@
 /// URLs and form bodies with every value that could be a secret hidden, for logs, messages,
 /// navigation records and artefacts. Names stay, so a log still tells what came back.
 ///
-/// Hidden: every query and fragment value (`code=<43>`), an item with no `=` (it may be a bare
-/// token: `#<40>`), path parameters (`;jsessionid=<32>`) and a password in the user-info
-/// (`https://user:<6>@host/`). A value already shown as `<N>` stays as it is, so redacting twice
-/// changes nothing.
+/// Hidden: every query and fragment value (`code=<43>`) but those of the protocol's public
+/// parameters (``visibleParameters``: `client_id`, `redirect_uri`, `scope`, `error`…), an item
+/// with no `=` (it may be a bare token: `#<40>`), path parameters (`;jsessionid=<32>`) and a
+/// password in the user-info (`https://user:<6>@host/`). A value already shown as `<N>` stays as
+/// it is, so redacting twice changes nothing.
 public enum URLRedaction {
+    /// OAuth and OpenID Connect parameters whose values are never secret, shown as they are so a
+    /// log still says which client asked for what and why it failed.
+    public static let visibleParameters: Set<String> = [
+        "response_type", "response_mode", "client_id", "redirect_uri", "scope", "code_challenge_method", "prompt", "max_age",
+        "ui_locales", "display", "acr_values", "error", "error_description", "error_uri", "iss", "post_logout_redirect_uri",
+    ]
+
     /// `url` with its values replaced by their lengths: `com.example:/cb?code=<43>&state=<22>`.
     public static func redactingValues(_ url: String) -> String {
         var base = Substring(url)
@@ -35,7 +43,8 @@ public enum URLRedaction {
     private static func redactingItems(_ text: Substring, separator: Character) -> String {
         text.split(separator: separator, omittingEmptySubsequences: false).map { item in
             guard let equals = item.firstIndex(of: "=") else { return hidden(item) }
-            return "\(item[..<equals])=\(hidden(item[item.index(after: equals)...]))"
+            let value = item[item.index(after: equals)...]
+            return "\(item[..<equals])=" + (visibleParameters.contains(String(item[..<equals])) ? String(value) : hidden(value))
         }.joined(separator: String(separator))
     }
 

@@ -15,7 +15,9 @@ enum SignInSummary {
         if let reason = state.reauthenticationReason { fields["sign_in_again"] = .string("\(reason)") }
         if let idToken = state.idToken {
             fields["subject"] = .string(idToken.subject)
-            fields["id_token_claims"] = .object(idToken.claims)
+            // The nonce has done its work, but it is still the request's secret: its length only.
+            fields["id_token_claims"] = .object(idToken.claims.mapValues { $0 }.merging(
+                idToken.claims["nonce"]?.stringValue.map { ["nonce": .string("<\($0.count)>")] } ?? [:]) { $1 })
         }
         if let scope = state.lastTokenResponse?.scope ?? state.lastAuthorizationResponse?.scope {
             fields["scopes"] = .array(scope.split(separator: " ").map { .string(String($0)) })

@@ -1,0 +1,163 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+
+/// Every path `webauth` can fail by (and the ones that work), run as a user would with every
+/// output switched on (`--verbose`, `--trace`, `--artifacts`), then every byte it wrote is
+/// searched for every secret the provider saw or handed out: state, nonce, PKCE challenge and
+/// verifier, codes, tokens, ID-token hints, passwords. The provider records those itself, so
+/// the canaries are the real secrets of each run.
+@Suite("No secret in any output (the canary test)", .serialized, .timeLimit(.minutes(10)))
+struct SecretCanaryTests {
+    static let wrongPassword = "not-the-password-4d1c"
+
+    static func script(_ steps: String) -> String { "step_timeout: 4\nsteps:\n" + steps }
+    static let signIn = """
+          - fill: "#username"
+            value: alice
+          - fill: "#password"
+            env: ALICE_PASSWORD
+          - press_enter: "#password"
+
+        """
+
+    /// One `webauth` run's outputs, kept for the search.
+    struct Output {
+        let label: String
+        let text: String
+    }
+
+    @Test("no code, token, state, nonce, verifier, hint or password in stdout, stderr, traces, artefacts or temporary files")
+    func everyPathIsClean() async throws {
+        var configuration = DevProviderConfiguration()
+        configuration.accessTokenLifetime = 30  // always due for a refresh
+        configuration.slowResponseSeconds = 20
+        let provider = try await OpenIDProvider.start(configuration: configuration)
+        let tls = try TLSFixture()
+        defer { tls.stop() }
+        var webauth = WebAuthBinary()
+        let temporary = webauth.home.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        webauth.environment["TMPDIR"] = temporary.path
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+        webauth.environment["WRONG_PASSWORD"] = Self.wrongPassword
+        var outputs: [Output] = []
+
+        /// Runs `webauth login` headless with every output on, under `faults`; returns its status.
+        func login(_ label: String, _ steps: String, _ extra: [String] = [], faults: Set<ProviderFault> = []) async throws -> Int32 {
+            provider.faults = faults
+            defer { provider.faults = [] }
+            let folder = webauth.home.appendingPathComponent(label)
+            let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--verbose",
+                                         "--script", try webauth.file("\(label).yaml", Self.script(steps)),
+                                         "--trace", folder.path + ".trace.json", "--artifacts", folder.path] + extra)
+            outputs += [Output(label: "\(label) stdout", text: run.stdout), Output(label: "\(label) stderr", text: run.stderr)]
+            return run.status
+        }
+
+        /// Runs another command with `--verbose` where it has one.
+        func command(_ label: String, _ arguments: [String], faults: Set<ProviderFault> = []) async throws -> Int32 {
+            provider.faults = faults
+            defer { provider.faults = [] }
+            let run = try await webauth(arguments)
+            outputs += [Output(label: "\(label) stdout", text: run.stdout), Output(label: "\(label) stderr", text: run.stderr)]
+            return run.status
+        }
+
+        /// A step that sends the page elsewhere with the authorization request's query (state,
+        /// nonce, PKCE challenge) in the URL's query and fragment.
+        func away(to url: String) -> String {
+            "  - wait_for: \"#username\"\n  - javascript: \"location.href = '\(url)' + location.search + '#' + location.search.slice(1)\"\n"
+        }
+        #expect(try await login("success", Self.signIn) == 0)
+        #expect(try await login("wrong-password", """
+              - fill: "#username"
+                value: alice
+              - fill: "#password"
+                env: WRONG_PASSWORD
+              - press_enter: "#password"
+              - wait_for: "#never-there"
+
+            """) == 7)
+        #expect(try await login("timeout", "  - wait_for: \"#username\"\n", ["--timeout", "3"]) == 5)
+        #expect(try await login("near-miss", away(to: "com.example.webauth:/callbackx") + Self.signIn) == 0)
+        #expect(try await login("load-failed", away(to: "http://127.0.0.1:1/gone")) == 4)
+        #expect(try await login("tls-failure", away(to: "https://127.0.0.1:\(tls.port)/login")) == 4)
+        #expect(try await login("denied", Self.signIn, faults: [.deny]) == 2)
+        for fault: ProviderFault in [.invalidGrant, .serverError, .htmlErrorPage, .truncatedTokenResponse, .wrongIssuer,
+                                     .expiredIDToken, .badIDTokenSignature] {
+            #expect(try await login(fault.rawValue, Self.signIn, faults: [fault]) == 3, "\(fault)")
+        }
+        #expect(try await login("saved", Self.signIn) == 0)
+        #expect(try await command("userinfo-failed", ["userinfo"], faults: [.serverError]) != 0)
+        #expect(try await command("refresh-rejected", ["token"], faults: [.invalidGrant]) == 6)
+        #expect(try await login("saved-again", Self.signIn) == 0)
+        #expect(try await command("refresh-cut-off", ["token"], faults: [.truncatedTokenResponse]) == 3)
+        #expect(try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow]) == 5)
+
+        let secrets = provider.secretsSeen
+        #expect(secrets.count > 50, "the provider saw this many secrets: \(secrets.count)")
+        // The control: the search finds a secret where one is printed on purpose.
+        #expect(try await login("control", Self.signIn, ["--show-tokens"]) == 0)
+        let control = try #require(outputs.last { $0.label == "control stdout" })
+        #expect(provider.secretsSeen.contains { control.text.contains($0) }, "--show-tokens prints tokens the search must find")
+        outputs.removeAll { $0.label.hasPrefix("control") }
+
+        let store = webauth.home.appendingPathComponent("state").path
+        for file in Self.files(under: webauth.home) where !file.hasPrefix(store) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            outputs.append(Output(label: file.replacingOccurrences(of: webauth.home.path, with: "~"),
+                                  text: String(decoding: data, as: UTF8.self)))
+        }
+        #expect(outputs.contains { $0.label.hasSuffix("page.json") }, "the wrong password left its artefacts")
+        #expect(outputs.contains { $0.label.hasSuffix("timeout.trace.json") }, "the traces are searched")
+        for output in outputs {
+            for secret in secrets where output.text.contains(secret) {
+                Issue.record("\(output.label) contains a secret: \(secret.prefix(4))… (\(secret.count) characters)")
+            }
+        }
+    }
+
+    /// Every regular file below `folder`, this test's own inputs (login scripts) left out.
+    static func files(under folder: URL) -> [String] {
+        let walker = FileManager.default.enumerator(atPath: folder.path)
+        return (walker?.allObjects as? [String] ?? [])
+            .map { folder.appendingPathComponent($0).path }
+            .filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+                    && !path.hasSuffix(".yaml")
+            }
+    }
+}
+
+/// The engine tests' HTTPS server with a self-signed certificate (`tls_server.py`), for the
+/// TLS-failure path.
+private struct TLSFixture {
+    let process: Process
+    let port: Int
+
+    init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_server.py")
+        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+        let output = Pipe()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, workdir.path]
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+    }
+
+    /// Kills the server (SIGKILL: a child of a test thread inherits a mask that blocks SIGTERM).
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
