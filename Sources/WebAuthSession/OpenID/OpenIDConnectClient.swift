@@ -192,9 +192,10 @@ public actor OpenIDConnectClient {
         let validator = try idTokenValidator(configuration)
         var tokens: TokenResponse?
         let rawIDToken: String
+        var frontChannelIDToken: IDToken?
         if let code = response.code {
             if let frontChannel = response.idToken {
-                _ = try await validate(frontChannel, with: validator, nonce: request.nonce, code: code)
+                frontChannelIDToken = try await validate(frontChannel, with: validator, for: request, code: code)
             }
             let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID,
                                                     authentication: authentication, http: http).exchange(code: code, for: request)
@@ -205,15 +206,20 @@ public actor OpenIDConnectClient {
             guard let idToken = response.idToken else { throw .missingParameter("id_token") }
             rawIDToken = idToken
         }
-        let idToken = try await validate(rawIDToken, with: validator, nonce: request.nonce,
-                                         accessToken: tokens == nil ? response.accessToken : nil)
+        let idToken = try await validate(rawIDToken, with: validator, for: request,
+                                         accessToken: tokens == nil ? response.accessToken : nil, frontChannel: frontChannelIDToken)
         return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
                             tokens: tokens, idToken: idToken)
     }
 
-    private func validate(_ token: String, with validator: IDTokenValidator, nonce: String, accessToken: String? = nil,
-                          code: String? = nil) async throws(OpenIDConnectError) -> IDToken {
-        do { return try await validator.validate(token, nonce: nonce, accessToken: accessToken, code: code) } catch {
+    /// Validates `token` against `request`: its nonce, and `auth_time` when it asked for `max_age` or `prompt=login`.
+    private func validate(_ token: String, with validator: IDTokenValidator, for request: AuthorizationRequest,
+                          accessToken: String? = nil, code: String? = nil,
+                          frontChannel: IDToken? = nil) async throws(OpenIDConnectError) -> IDToken {
+        do {
+            return try await validator.validate(token, nonce: request.nonce, accessToken: accessToken, code: code,
+                                                authTime: request.authTimeRequirement, frontChannel: frontChannel)
+        } catch {
             throw .idToken(error)
         }
     }
