@@ -13,7 +13,7 @@ public struct IDTokenValidator: Sendable {
     public let issuer: String
     /// This client's ID, which must be among the audiences.
     public let clientID: String
-    /// How far clocks may disagree for `exp` and `iat`. Default: 60 seconds.
+    /// How far clocks may disagree for `exp`, `iat` and `auth_time`. Default: 60 seconds.
     public var clockSkew: Duration = .seconds(60)
     /// The current time (replaceable for tests of expiry and of the JWKS refetch interval).
     public var now: @Sendable () -> Date = { Date() }
@@ -63,8 +63,9 @@ public struct IDTokenValidator: Sendable {
         try checkClaims(claims, nonce: nonce)
         try authTime?.check(claims, now: now(), leeway: clockSkew)
         if let frontChannel {
-            for (claim, value) in [("iss", frontChannel.issuer), ("sub", frontChannel.subject)] where claims[claim]?.stringValue != value {
-                throw .hybridMismatch(claim: claim, frontChannel: value, tokenEndpoint: claims[claim]?.stringValue ?? "")
+            for (claim, expected) in [("iss", frontChannel.issuer), ("sub", frontChannel.subject)] {
+                let actual = claims[claim]?.stringValue ?? ""
+                guard actual == expected else { throw .hybridMismatch(claim: claim, frontChannel: expected, tokenEndpoint: actual) }
             }
         }
         if let accessToken {
