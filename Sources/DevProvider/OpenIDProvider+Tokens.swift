@@ -66,7 +66,7 @@ extension OpenIDProvider {
         let lifetime = Double(accessTokenLifetime)
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(grant.clientID),
-            "iat": .number(now), "exp": .number(has(.expiredIDToken) ? now + 60 : now + lifetime), "auth_time": .number(now),
+            "iat": .number(now), "exp": .number(has(.expiredIDToken) ? now + 60 : now + lifetime), "auth_time": .number(has(.staleAuthTime) ? now - 3600 : now),
         ]
         if includeNonce, let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
         let signer = has(.badIDTokenSignature) ? rogueKeys : keys

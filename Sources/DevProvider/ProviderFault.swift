@@ -17,6 +17,9 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     case wrongIssuer = "wrong-issuer"
     /// ID tokens expired an hour ago.
     case expiredIDToken = "expired-id-token"
+    /// ID tokens report a login an hour before they were issued (`auth_time`), as a provider that
+    /// ignores `max_age` or `prompt=login` would.
+    case staleAuthTime = "stale-auth-time"
     /// ID tokens are signed with another key under the published `kid`.
     case badIDTokenSignature = "bad-id-token-signature"
     /// The login page refuses embedded web views, as Google does: a user agent with `AppleWebKit`

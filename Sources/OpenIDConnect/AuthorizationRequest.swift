@@ -54,6 +54,8 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     public let pkce: PKCE?
     /// Everything else (`acr_values`, `prompt`, `login_hint`, `ui_locales`, `max_age`, ...), sent as given.
     public let additionalParameters: [String: String]
+    /// When the request was made: with `prompt=login`, the login must not be older.
+    public let createdAt: Date
 
     /// A request with fresh `state`, `nonce` and PKCE. `openid` is added to the scopes if missing.
     public init(clientID: String, redirectURI: RedirectURI, responseType: ResponseType = .code,
@@ -68,6 +70,16 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
         self.nonce = Base64URL.random(bytes: 32)
         self.pkce = responseType.includesCode ? PKCE() : nil
         self.additionalParameters = additionalParameters
+        self.createdAt = Date()
+    }
+
+    /// What the ID token's `auth_time` must show: `nil` unless the request has `max_age` or
+    /// `prompt=login`. A `max_age` that is not a number of seconds counts as 0, the strictest.
+    public var authTimeRequirement: AuthTimeRequirement? {
+        let maxAge = additionalParameters["max_age"].map { Duration.seconds(max(0, Int($0) ?? 0)) }
+        let freshLogin = additionalParameters["prompt"]?.split(separator: " ").contains("login") == true
+        guard maxAge != nil || freshLogin else { return nil }
+        return AuthTimeRequirement(maxAge: maxAge, notBefore: freshLogin ? createdAt : nil)
     }
 
     /// Parameters the client sets itself, which `additionalParameters` cannot override.
@@ -93,6 +105,6 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", redirectURI = "redirect_uri", responseType = "response_type"
         case responseMode = "response_mode", scopes = "scopes", state, nonce, pkce
-        case additionalParameters = "additional_parameters"
+        case additionalParameters = "additional_parameters", createdAt = "created_at"
     }
 }

@@ -6,6 +6,10 @@ import Foundation
 /// the new one, never half of either. A file that is not a saved state of this library (corrupt,
 /// or someone else's) is an error, and is never overwritten. Processes sharing the file take turns
 /// refreshing through an advisory lock on `NAME.lock` beside it (``SharedAuthStateStore``).
+///
+/// The folder must belong to the current user and be writable by nobody else (as `chmod 700`
+/// makes it): otherwise someone else could replace the saved state or plant the lock file, so
+/// the store refuses it. A `NAME.lock` that is a symbolic link is refused, never followed.
 public struct FileAuthStateStore: SharedAuthStateStore {
     /// The file.
     public let fileURL: URL
@@ -30,8 +34,10 @@ public struct FileAuthStateStore: SharedAuthStateStore {
 
     /// The saved state, or `nil` when there is none.
     /// - Throws: ``AuthStateStoreError/corrupt(path:reason:)``, ``AuthStateStoreError/foreignFile(path:)``,
-    ///   ``AuthStateStoreError/io(path:message:)``.
+    ///   ``AuthStateStoreError/io(path:message:)``, ``AuthStateStoreError/directoryNotOwned(path:owner:)`` or
+    ///   ``AuthStateStoreError/directoryWritableByOthers(path:mode:)`` for an unsafe folder.
     public func load() throws(AuthStateStoreError) -> AuthState? {
+        try Self.checkDirectory(fileURL.deletingLastPathComponent().path)
         let data: Data
         do {
             data = try Data(contentsOf: fileURL)
@@ -55,6 +61,7 @@ public struct FileAuthStateStore: SharedAuthStateStore {
         } catch {
             throw .io(path: directory, message: error.localizedDescription)
         }
+        try Self.checkDirectory(directory)
         try writeAtomically(encoded, directory: directory)
     }
 
@@ -62,7 +69,9 @@ public struct FileAuthStateStore: SharedAuthStateStore {
     /// thread of its own, never on one of Swift's cooperative threads.
     /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened or the
     ///   directory cannot be written (checked before `body`, so a refresh token is not spent on
-    ///   tokens that could not be saved), or `body`'s error.
+    ///   tokens that could not be saved), ``AuthStateStoreError/lockFileIsSymbolicLink(path:)``,
+    ///   ``AuthStateStoreError/directoryNotOwned(path:owner:)``,
+    ///   ``AuthStateStoreError/directoryWritableByOthers(path:mode:)``, or `body`'s error.
     public func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let lockPath = fileURL.deletingPathExtension().path + ".lock"
         let directory = fileURL.deletingLastPathComponent().path
@@ -72,8 +81,12 @@ public struct FileAuthStateStore: SharedAuthStateStore {
         } catch {
             throw AuthStateStoreError.io(path: directory, message: error.localizedDescription)
         }
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
+        try Self.checkDirectory(directory)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw AuthStateStoreError.lockFileIsSymbolicLink(path: lockPath) }
+            throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno)))
+        }
         defer { close(fd) }  // closing releases the lock
         let locked: Bool = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: flock(fd, LOCK_EX) == 0) }
@@ -86,6 +99,22 @@ public struct FileAuthStateStore: SharedAuthStateStore {
     /// Deletes the saved state (signing out). No file is not an error.
     public func remove() throws(AuthStateStoreError) {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw .io(path: fileURL.path, message: String(cString: strerror(errno))) }
+    }
+
+    /// Refuses `directory` when it belongs to another user or group or others may write to it;
+    /// a folder that does not exist yet passes (the store creates it 0700).
+    /// - Throws: ``AuthStateStoreError/directoryNotOwned(path:owner:)``,
+    ///   ``AuthStateStoreError/directoryWritableByOthers(path:mode:)``, ``AuthStateStoreError/io(path:message:)``.
+    private static func checkDirectory(_ directory: String) throws(AuthStateStoreError) {
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .io(path: directory, message: String(cString: strerror(errno)))
+        }
+        guard info.st_uid == geteuid() else { throw .directoryNotOwned(path: directory, owner: info.st_uid) }
+        guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw .directoryWritableByOthers(path: directory, mode: info.st_mode & 0o7777)
+        }
     }
 
     private func writeAtomically(_ data: Data, directory: String) throws(AuthStateStoreError) {
@@ -123,6 +152,14 @@ public enum AuthStateStoreError: Error, Sendable, Hashable, CustomStringConverti
     case foreignFile(path: String)
     /// Reading or writing failed (permissions, a full disk...). The previous state is intact.
     case io(path: String, message: String)
+    /// The store's folder belongs to another user (`owner` is their uid), who could replace the
+    /// saved state: use a folder of your own.
+    case directoryNotOwned(path: String, owner: UInt32)
+    /// Group or others may write in the store's folder (`mode` is its permission bits), so they
+    /// could replace the saved state: `chmod 700` it.
+    case directoryWritableByOthers(path: String, mode: UInt32)
+    /// The lock file is a symbolic link (planted to make the store write elsewhere): refused, not followed.
+    case lockFileIsSymbolicLink(path: String)
 
     public var description: String {
         switch self {
@@ -130,6 +167,11 @@ public enum AuthStateStoreError: Error, Sendable, Hashable, CustomStringConverti
         case .corrupt(let path, let reason): "\(path) is damaged (\(reason)); it was left untouched"
         case .foreignFile(let path): "\(path) is not a WebAuthSession state file; it was left untouched"
         case .io(let path, let message): "\(path): \(message)"
+        case .directoryNotOwned(let path, let owner):
+            "the folder \(path) belongs to uid \(owner), not to this user, and its owner could replace the saved sign-in: use a folder of your own"
+        case .directoryWritableByOthers(let path, let mode):
+            "the folder \(path) can be written by group or others (mode 0\(String(mode, radix: 8))): run chmod 700 \(path)"
+        case .lockFileIsSymbolicLink(let path): "\(path) is a symbolic link, refused rather than followed: remove it"
         }
     }
 }

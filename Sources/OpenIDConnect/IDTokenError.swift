@@ -30,6 +30,14 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingClaim(String)
     /// A refreshed ID token is about another person than the first one (Core §12.2).
     case subjectChanged(previous: String, now: String)
+    /// The request's `max_age` has passed since the login the token reports (`auth_time`): sign in again.
+    case authenticationTooOld(authTime: Int, maxAge: Int, now: Int)
+    /// The request asked for a new login (`prompt=login`) but the token reports an earlier one:
+    /// the provider did not make the person log in again.
+    case authenticationBeforeRequest(authTime: Int, requestedAt: Int)
+    /// In the hybrid flow, the token endpoint's ID token and the front channel's disagree on
+    /// `claim` (`iss` or `sub`, Core §3.3.3.6): they are not from the same sign-in.
+    case hybridMismatch(claim: String, frontChannel: String, tokenEndpoint: String)
 
     public var description: String {
         switch self {
@@ -49,6 +57,12 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
         case .codeHashMismatch: "c_hash does not match the code"
         case .missingClaim(let name): "missing or invalid claim '\(name)'"
         case .subjectChanged(let previous, let now): "the refreshed ID token is for '\(now)', not '\(previous)'"
+        case .authenticationTooOld(let authTime, let maxAge, let now):
+            "the login at \(authTime) is older than max_age \(maxAge) s (now \(now)): sign in again"
+        case .authenticationBeforeRequest(let authTime, let requestedAt):
+            "prompt=login asked for a new login, but the token reports one at \(authTime), before the request at \(requestedAt)"
+        case .hybridMismatch(let claim, let frontChannel, let tokenEndpoint):
+            "the token endpoint's ID token has \(claim) '\(tokenEndpoint)', the authorization response's '\(frontChannel)'"
         }
     }
 }

@@ -3,17 +3,19 @@ import JWTKit
 
 /// Validates ID tokens the way OpenID Connect Core §3.1.3.7 says: the signature against the
 /// provider's JWKS (asymmetric algorithms only, the key's type and `alg` must fit the token's
-/// `alg`, one refetch of the JWKS for an unknown `kid`), then `iss`, `aud`/`azp`, `exp` and `iat`
-/// with a clock skew, `nonce`, and `at_hash`/`c_hash` when the token came with an access token
-/// or a code from the front channel. The signature is checked by jwt-kit.
+/// `alg`, one refetch of the JWKS for an unknown `kid`, at most once a minute), then `iss`,
+/// `aud`/`azp`, `exp` and `iat` with a clock skew, `nonce`, `auth_time` when the request asked for
+/// `max_age` or `prompt=login`, `at_hash`/`c_hash` when the token came with an access token or a
+/// code from the front channel, and in the hybrid flow that the token endpoint's ID token has the
+/// front channel's `iss` and `sub`. The signature is checked by jwt-kit.
 public struct IDTokenValidator: Sendable {
     /// The issuer the token must come from.
     public let issuer: String
     /// This client's ID, which must be among the audiences.
     public let clientID: String
-    /// How far clocks may disagree for `exp` and `iat`. Default: 60 seconds.
+    /// How far clocks may disagree for `exp`, `iat` and `auth_time`. Default: 60 seconds.
     public var clockSkew: Duration = .seconds(60)
-    /// The current time (replaceable for tests of expiry).
+    /// The current time (replaceable for tests of expiry and of the JWKS refetch interval).
     public var now: @Sendable () -> Date = { Date() }
     private let keySet: JWKSCache
 
@@ -34,13 +36,17 @@ public struct IDTokenValidator: Sendable {
     ///     endpoint (implicit and hybrid flows): `at_hash` is then required and checked.
     ///   - code: the code that came with the ID token from the authorization endpoint (hybrid
     ///     flow): `c_hash` is then required and checked.
-    public func validate(_ token: String, nonce: String?, accessToken: String? = nil,
-                         code: String? = nil) async throws(IDTokenError) -> IDToken {
+    ///   - authTime: what `auth_time` must show (``AuthorizationRequest/authTimeRequirement``);
+    ///     `nil` when the request had neither `max_age` nor `prompt=login`.
+    ///   - frontChannel: in the hybrid flow, the validated ID token of the authorization response;
+    ///     this one (the token endpoint's) must have the same `iss` and `sub` (Core §3.3.3.6).
+    public func validate(_ token: String, nonce: String?, accessToken: String? = nil, code: String? = nil,
+                         authTime: AuthTimeRequirement? = nil, frontChannel: IDToken? = nil) async throws(IDTokenError) -> IDToken {
         let header = try JOSEHeader(token)
         guard let alg = SignatureAlgorithm(rawValue: header.alg), let jwkAlgorithm = alg.jwkAlgorithm else {
             throw .unsupportedAlgorithm(header.alg)
         }
-        var key = try await keySet.key(kid: header.kid, alg: alg)
+        var key = try await keySet.key(kid: header.kid, alg: alg, now: now())
         guard key.keyType == alg.keyType, key.algorithm == nil || key.algorithm == jwkAlgorithm else {
             throw .keyAlgorithmMismatch(alg: header.alg, kid: header.kid)
         }
@@ -55,6 +61,13 @@ public struct IDTokenValidator: Sendable {
             throw .invalidSignature
         }
         try checkClaims(claims, nonce: nonce)
+        try authTime?.check(claims, now: now(), leeway: clockSkew)
+        if let frontChannel {
+            for (claim, expected) in [("iss", frontChannel.issuer), ("sub", frontChannel.subject)] {
+                let actual = claims[claim]?.stringValue ?? ""
+                guard actual == expected else { throw .hybridMismatch(claim: claim, frontChannel: expected, tokenEndpoint: actual) }
+            }
+        }
         if let accessToken {
             guard claims["at_hash"]?.stringValue == alg.halfHash(of: accessToken) else { throw .accessTokenHashMismatch }
         }

@@ -2,20 +2,29 @@ import Foundation
 import JWTKit
 
 /// A provider's JSON Web Key Set, fetched on first use and fetched once more when a token names
-/// a key it does not have (the provider rotated its keys).
+/// a key it does not have (the provider rotated its keys), at most once per
+/// ``refetchInterval``: tokens with made-up `kid`s cannot make the client hammer the provider.
 actor JWKSCache {
+    /// The shortest time between two fetches for an unknown `kid`.
+    static let refetchInterval: TimeInterval = 60
     private let url: URL
     private let http: any HTTPClient
     private var keys: [JWK]?
+    private var lastFetch: Date?
 
     init(url: URL, http: any HTTPClient) {
         self.url = url
         self.http = http
     }
 
-    /// The key for a token with this `kid` and `alg`: from the cached set, else from a fresh fetch.
-    func key(kid: String?, alg: SignatureAlgorithm) async throws(IDTokenError) -> JWK {
-        if let keys, let key = Self.select(kid: kid, alg: alg, from: keys) { return key }
+    /// The key for a token with this `kid` and `alg`: from the cached set, else from a fresh fetch
+    /// unless the last one was less than ``refetchInterval`` before `now`.
+    func key(kid: String?, alg: SignatureAlgorithm, now: Date) async throws(IDTokenError) -> JWK {
+        if let keys {
+            if let key = Self.select(kid: kid, alg: alg, from: keys) { return key }
+            if let lastFetch, now.timeIntervalSince(lastFetch) < Self.refetchInterval { throw .unknownKey(kid: kid) }
+        }
+        lastFetch = now
         let fresh = try await fetch()
         keys = fresh
         guard let key = Self.select(kid: kid, alg: alg, from: fresh) else { throw .unknownKey(kid: kid) }

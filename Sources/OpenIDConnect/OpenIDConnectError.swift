@@ -8,6 +8,9 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case issuerMismatch(expected: String, actual: String)
     /// A needed endpoint is neither discovered nor configured (`userinfo_endpoint`, ...).
     case missingEndpoint(String)
+    /// The issuer or an endpoint (`name`: `issuer`, `token_endpoint`, `jwks_uri`, ...) is not https,
+    /// and the issuer is not loopback: use https, or opt in to plain HTTP (`allowInsecureHTTP`).
+    case insecureEndpoint(name: String, url: String)
     /// No HTTP response arrived (network or TLS).
     case http(HTTPClientError)
     /// The response is not the JSON the protocol promises (an HTML error page, garbage, an
@@ -34,6 +37,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .issuerMismatch(let expected, let actual): "discovery document is for issuer '\(actual)', not '\(expected)'"
         case .missingEndpoint(let name): "the provider has no \(name)"
+        case .insecureEndpoint(let name, let url):
+            "the provider's \(name) \(url) is not https (plain http is only for a loopback issuer): use https, or allow insecure HTTP explicitly for a provider you trust"
         case .http(let error): "\(error)"
         case .unexpectedResponse(let url, let status, let contentType, let snippet):
             "unexpected response from \(url): HTTP \(status), \(contentType ?? "no content type"): \(snippet)"

@@ -39,22 +39,27 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     }
 
     /// Fetches `ISSUER/.well-known/openid-configuration` and checks that the document is the
-    /// issuer's own: its `issuer` must equal `issuer` exactly (Discovery 1.0 §4.3).
-    /// - Throws: ``OpenIDConnectError/issuerMismatch(expected:actual:)``,
+    /// issuer's own: its `issuer` must equal `issuer` exactly (Discovery 1.0 §4.3). The issuer,
+    /// every endpoint and the `jwks_uri` must be https unless the issuer is loopback
+    /// (``checkTransportSecurity(allowInsecureHTTP:)``); a plain http issuer is refused before it is asked.
+    /// - Parameter allowInsecureHTTP: accept plain `http` from an issuer that is not loopback.
+    /// - Throws: ``OpenIDConnectError/issuerMismatch(expected:actual:)``, ``OpenIDConnectError/insecureEndpoint(name:url:)``,
     ///   ``OpenIDConnectError/http(_:)``, ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)``.
-    public static func discover(issuer: String, using http: any HTTPClient = URLSessionHTTPClient())
+    public static func discover(issuer: String, allowInsecureHTTP: Bool = false, using http: any HTTPClient = URLSessionHTTPClient())
         async throws(OpenIDConnectError) -> ProviderConfiguration {
         var base = issuer
         while base.hasSuffix("/") { base.removeLast() }
         guard let url = URL(string: base + "/.well-known/openid-configuration"), url.scheme != nil else {
             throw .issuerMismatch(expected: issuer, actual: "(not a URL)")
         }
+        try checkTransportSecurity(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP)
         let response: HTTPResponse
         do { response = try await http.send(HTTPRequest(url: url, headers: ["Accept": "application/json"])) } catch {
             throw .http(error)
         }
         let configuration = try JSONResponse.decode(ProviderConfiguration.self, from: response, url: url)
         guard configuration.issuer == issuer else { throw .issuerMismatch(expected: issuer, actual: configuration.issuer) }
+        try configuration.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP)
         return configuration
     }
 

@@ -5,7 +5,7 @@ import WebAuthSession
 
 /// Which provider and client to use: flags, else the `--config` file, else the environment.
 struct ClientOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes (flags override it).",
+    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes, allow_insecure_http (flags override it).",
                                valueName: "file"))
     var config: String?
 
@@ -28,6 +28,9 @@ struct ClientOptions: ParsableArguments {
 
     @Option(help: "The redirect URI registered for the client (a custom scheme, or http://127.0.0.1:PORT/path).")
     var redirectURI: String?
+
+    @Flag(help: "Accept plain http from a provider that is not on this machine (only for one you trust on your network); allow_insecure_http in --config.")
+    var allowInsecureHTTP = false
 
     /// The settings these options and the configuration file give.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ClientSettings {
@@ -57,6 +60,7 @@ struct ClientOptions: ParsableArguments {
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
                               authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret")),
+                              allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
                               parameters: try file?.parameters("parameters") ?? [:])
     }
@@ -75,12 +79,15 @@ struct ClientSettings {
     let clientID: String
     let redirectURI: RedirectURI
     let authentication: ClientAuthentication
+    /// Whether plain http is accepted from a provider that is not loopback.
+    let allowInsecureHTTP: Bool
     /// Scopes from the configuration file, if it names any.
     let scopes: [String]?
     /// Authorization parameters from the configuration file.
     let parameters: [String: String]
 
     var client: OpenIDConnectClient {
-        OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication)
+        OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,
+                            allowInsecureHTTP: allowInsecureHTTP)
     }
 }

@@ -54,6 +54,14 @@ struct ConfigurationFile {
         return text
     }
 
+    /// The yes/no under `key`: a JSON boolean or a property-list `<true/>`/`<false/>`.
+    /// - Throws: ``CommandFailure`` when the value is there but is not a boolean.
+    func bool(_ key: String) throws(CommandFailure) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let flag = value as? Bool else { throw CommandFailure(.usage, "\(key) in \(path) must be true or false") }
+        return flag
+    }
+
     /// Scopes under `key`: a list, or one space-separated string.
     func scopes(_ key: String) throws(CommandFailure) -> [String]? {
         guard let value = value(key) else { return nil }

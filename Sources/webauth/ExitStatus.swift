@@ -55,6 +55,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ error: SignInError) {
         switch error {
         case .session(let session): self.init(Self.status(of: session), "sign-in failed: \(session)")
+        case .openIDConnect(.insecureEndpoint(let name, let url)):
+            self.init(.usage, "sign-in failed: \(OpenIDConnectError.insecureEndpoint(name: name, url: url)) "
+                + "(--allow-insecure-http, or allow_insecure_http in --config)")
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
         case .script(let message, _): self.init(.scriptFailed, "sign-in failed: \(message)")
         case .storage(let storage): self.init(.localFailure, "\(storage)")

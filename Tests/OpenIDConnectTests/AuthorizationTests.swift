@@ -111,6 +111,21 @@ struct AuthorizationTests {
         #expect(decoded == request)
     }
 
+    @Test("max_age and prompt=login make auth_time required; nothing else does", arguments: [
+        ([:], nil, false),
+        (["max_age": "300"], 300, false),
+        (["max_age": "soon"], 0, false),
+        (["prompt": "login"], nil, true),
+        (["prompt": "consent login", "max_age": "0"], 0, true),
+        (["prompt": "consent", "login_hint": "login"], nil, false),
+    ] as [([String: String], Int?, Bool)])
+    func authTimeRequirement(parameters: [String: String], maxAge: Int?, freshLogin: Bool) {
+        let request = AuthorizationRequest(clientID: "app", redirectURI: redirect, additionalParameters: parameters)
+        let expected = maxAge == nil && !freshLogin ? nil
+            : AuthTimeRequirement(maxAge: maxAge.map { .seconds($0) }, notBefore: freshLogin ? request.createdAt : nil)
+        #expect(request.authTimeRequirement == expected)
+    }
+
     @Test("logout: the request carries hint, redirect, client and state; a wrong state on the way back is refused")
     func endSession() throws {
         let logout = EndSessionRequest(idTokenHint: "a.b.c", postLogoutRedirectURI: redirect, clientID: "app")

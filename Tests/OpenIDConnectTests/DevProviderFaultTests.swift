@@ -90,18 +90,19 @@ struct DevProviderFaultTests {
         }
     }
 
-    @Test("ID-token faults are caught by the validator", arguments: [ProviderFault.expiredIDToken, .badIDTokenSignature])
+    @Test("ID-token faults are caught by the validator", arguments: [ProviderFault.expiredIDToken, .badIDTokenSignature, .staleAuthTime])
     func idTokenFaults(fault: ProviderFault) async throws {
         let (tokens, configuration, request) = try await exchange(with: fault)
         let validator = try IDTokenValidator(configuration: configuration, clientID: "webauth-demo")
         let idToken = try #require(tokens.idToken)
         do throws(IDTokenError) {
-            _ = try await validator.validate(idToken, nonce: request.nonce)
+            _ = try await validator.validate(idToken, nonce: request.nonce, authTime: AuthTimeRequirement(maxAge: .seconds(600)))
             Issue.record("the ID token passed despite \(fault)")
         } catch {
             switch (fault, error) {
             case (.expiredIDToken, .expired): break
             case (.badIDTokenSignature, .invalidSignature): break
+            case (.staleAuthTime, .authenticationTooOld): break
             default: Issue.record("\(fault) gave \(error)")
             }
         }

@@ -73,6 +73,49 @@ struct FileAuthStateStoreTests {
         #expect(throws: AuthStateStoreError.self) { try store.save(try Self.state()) }
     }
 
+    @Test("a folder of another user is refused, for reading, writing and locking (tests run as root: chown to nobody)")
+    func foreignFolder() async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try FileAuthStateStore(name: "default", directory: base)
+        let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
+        try #require(chown(base.path, nobody, gid_t(nobody)) == 0)
+        let refused = AuthStateStoreError.directoryNotOwned(path: base.path, owner: nobody)
+        #expect(throws: refused) { try store.load() }
+        #expect(throws: refused) { try store.save(try Self.state()) }
+        await #expect(throws: refused) { try await store.withExclusiveLock { Issue.record("ran under a lock in a foreign folder") } }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+        #expect(refused.description.contains(base.path))
+    }
+
+    @Test("a folder that group or others may write is refused, and the message says chmod 700", arguments: [0o770, 0o707, 0o1777])
+    func writableFolder(mode: Int) async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try FileAuthStateStore(name: "default", directory: base)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: base.path)
+        let refused = AuthStateStoreError.directoryWritableByOthers(path: base.path, mode: UInt32(mode))
+        #expect(throws: refused) { try store.load() }
+        #expect(throws: refused) { try store.save(try Self.state()) }
+        await #expect(throws: refused) { try await store.withExclusiveLock { Issue.record("ran under a lock in a shared folder") } }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+        #expect(refused.description.contains("chmod 700 \(base.path)"))
+    }
+
+    @Test("a symbolic link planted as NAME.lock is refused, not followed")
+    func plantedLockLink() async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try FileAuthStateStore(name: "default", directory: base)
+        let target = base.appendingPathComponent("victim")
+        let lock = base.appendingPathComponent("default.lock")
+        try FileManager.default.createSymbolicLink(atPath: lock.path, withDestinationPath: target.path)
+        await #expect(throws: AuthStateStoreError.lockFileIsSymbolicLink(path: lock.path)) {
+            try await store.withExclusiveLock { Issue.record("ran under a lock taken through a symbolic link") }
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.path), "the link's target was created")
+    }
+
     @Test("names that could escape the directory are refused", arguments: ["", "../x", "a/b", ".", ".."])
     func badNames(name: String) {
         #expect(throws: AuthStateStoreError.invalidName(name)) { try FileAuthStateStore(name: name) }

@@ -74,7 +74,8 @@ struct IDTokenValidatorTests {
     @Test("an unknown kid fetches the key set once more: rotation works, a bogus kid fails after one refetch")
     func rotation() async throws {
         let old = TestSigner(generation: 1)
-        let (provider, validator) = try await setUp(old)
+        let (provider, initial) = try await setUp(old)
+        var validator = initial
         _ = try await validator.validate(old.sign(claims(provider)), nonce: Self.nonce)
         #expect(provider.count("/jwks") == 1)
         _ = try await validator.validate(old.sign(claims(provider)), nonce: Self.nonce)
@@ -82,11 +83,87 @@ struct IDTokenValidatorTests {
 
         let new = TestSigner(generation: 2)
         provider.json("/jwks", new.jwks)
+        validator.now = { Self.now + 61 }
         _ = try await validator.validate(new.sign(claims(provider)), nonce: Self.nonce)
         #expect(provider.count("/jwks") == 2)
 
+        validator.now = { Self.now + 122 }
         await expectRejected(new.sign(claims(provider), kid: "nobody"), .unknownKey(kid: "nobody"), by: validator)
         #expect(provider.count("/jwks") == 3, "exactly one refetch for an unknown kid")
+    }
+
+    @Test("unknown kids refetch the key set at most once a minute")
+    func refetchThrottled() async throws {
+        let old = TestSigner(generation: 1)
+        let (provider, initial) = try await setUp(old)
+        var validator = initial
+        _ = try await validator.validate(old.sign(claims(provider)), nonce: Self.nonce)
+        for kid in ["made-up-1", "made-up-2", "made-up-3"] {
+            await expectRejected(old.sign(claims(provider), kid: kid), .unknownKey(kid: kid), by: validator)
+        }
+        #expect(provider.count("/jwks") == 1, "a refetch within a minute of the last fetch")
+
+        let new = TestSigner(generation: 2)
+        provider.json("/jwks", new.jwks)
+        validator.now = { Self.now + 59 }
+        await expectRejected(new.sign(claims(provider)), .unknownKey(kid: new.rsaKID), by: validator)
+        #expect(provider.count("/jwks") == 1)
+        validator.now = { Self.now + 60 }
+        _ = try await validator.validate(new.sign(claims(provider)), nonce: Self.nonce)
+        #expect(provider.count("/jwks") == 2, "a rotated key is picked up once the minute is over")
+        await expectRejected(new.sign(claims(provider), kid: "made-up-4"), .unknownKey(kid: "made-up-4"), by: validator)
+        #expect(provider.count("/jwks") == 2)
+    }
+
+    @Test("max_age: auth_time is required, and the login may be at most max_age (plus the clock skew) ago")
+    func maxAge() async throws {
+        let signer = TestSigner()
+        let (provider, validator) = try await setUp(signer)
+        let requirement = AuthTimeRequirement(maxAge: .seconds(300))
+        let login = { (secondsAgo: Double) in self.claims(provider, ["auth_time": .number(Self.now.timeIntervalSince1970 - secondsAgo)]) }
+        await #expect(throws: IDTokenError.missingClaim("auth_time")) {
+            try await validator.validate(signer.sign(claims(provider)), nonce: Self.nonce, authTime: requirement)
+        }
+        let stale = Int(Self.now.timeIntervalSince1970) - 361
+        await #expect(throws: IDTokenError.authenticationTooOld(authTime: stale, maxAge: 300, now: Int(Self.now.timeIntervalSince1970))) {
+            try await validator.validate(signer.sign(login(361)), nonce: Self.nonce, authTime: requirement)
+        }
+        _ = try await validator.validate(signer.sign(login(360)), nonce: Self.nonce, authTime: requirement)
+        _ = try await validator.validate(signer.sign(login(10)), nonce: Self.nonce, authTime: requirement)
+        _ = try await validator.validate(signer.sign(claims(provider)), nonce: Self.nonce)
+    }
+
+    @Test("prompt=login: auth_time is required and may not be before the request (minus the clock skew)")
+    func freshLogin() async throws {
+        let signer = TestSigner()
+        let (provider, validator) = try await setUp(signer)
+        let requestedAt = Self.now - 20
+        let requirement = AuthTimeRequirement(notBefore: requestedAt)
+        let login = { (at: Date) in self.claims(provider, ["auth_time": .number(at.timeIntervalSince1970)]) }
+        await #expect(throws: IDTokenError.missingClaim("auth_time")) {
+            try await validator.validate(signer.sign(claims(provider)), nonce: Self.nonce, authTime: requirement)
+        }
+        let earlier = requestedAt - 61
+        await #expect(throws: IDTokenError.authenticationBeforeRequest(authTime: Int(earlier.timeIntervalSince1970),
+                                                                       requestedAt: Int(requestedAt.timeIntervalSince1970))) {
+            try await validator.validate(signer.sign(login(earlier)), nonce: Self.nonce, authTime: requirement)
+        }
+        _ = try await validator.validate(signer.sign(login(requestedAt - 60)), nonce: Self.nonce, authTime: requirement)
+        _ = try await validator.validate(signer.sign(login(requestedAt + 5)), nonce: Self.nonce, authTime: requirement)
+    }
+
+    @Test("hybrid flow: the token endpoint's ID token must have the front channel's iss and sub")
+    func hybridSameSubject() async throws {
+        let signer = TestSigner()
+        let (provider, validator) = try await setUp(signer)
+        let frontChannel = try await validator.validate(signer.sign(claims(provider, ["c_hash": .string(halfSHA256("code-1"))])),
+                                                        nonce: Self.nonce, code: "code-1")
+        await #expect(throws: IDTokenError.hybridMismatch(claim: "sub", frontChannel: "248289761001", tokenEndpoint: "mallory")) {
+            try await validator.validate(signer.sign(claims(provider, ["sub": .string("mallory")])), nonce: Self.nonce,
+                                         frontChannel: frontChannel)
+        }
+        let same = try await validator.validate(signer.sign(claims(provider)), nonce: Self.nonce, frontChannel: frontChannel)
+        #expect(same.subject == frontChannel.subject)
     }
 
     @Test("a key set that cannot be had is a typed error")

@@ -250,3 +250,20 @@ extension LoginCommandTests {
         #expect(provider.refreshCount == 1, "the lock on the saved sign-in made the second process use the first's refresh")
     }
 }
+
+extension LoginCommandTests {
+    @Test("a plain http issuer off this machine is a usage error naming it; --allow-insecure-http or allow_insecure_http lets it through")
+    func insecureIssuer() async throws {
+        let issuer = "http://id.example.invalid"
+        let refused = try await webauth(["login", "--issuer", issuer, "--client-id", "x", "--headless"])
+        #expect(refused.status == 64, "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("issuer \(issuer) is not https") && refused.stderr.contains("--allow-insecure-http"),
+                "stderr: \(refused.stderr)")
+        let flag = try await webauth(["login", "--issuer", issuer, "--client-id", "x", "--headless", "--allow-insecure-http"])
+        let config = try webauth.file("insecure.json", #"{"issuer": "\#(issuer)", "client_id": "x", "allow_insecure_http": true}"#)
+        let file = try await webauth(["login", "--config", config, "--headless"])
+        for run in [flag, file] {
+            #expect(run.status == 4 && run.stderr.contains("network error talking to \(issuer)"), "stderr: \(run.stderr)")
+        }
+    }
+}

@@ -143,3 +143,25 @@ extension EngineTests.OpenIDSignIn {
         #expect(try await visitCookiePage() == "", "the profile's cookie survived sign-out")
     }
 }
+
+extension EngineTests.OpenIDSignIn {
+    @Test("max_age and prompt=login reach the ID-token check: a fresh login passes, one an hour old is refused",
+          arguments: [(["max_age": "600", "prompt": "login"], false), (["max_age": "600"], true), (["prompt": "login"], true)])
+    func authTime(parameters: [String: String], staleLogin: Bool) async throws {
+        let provider = try await provider()
+        if staleLogin { provider.faults = [.staleAuthTime] }
+        let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                         redirectURI: try RedirectURI("com.example.webauth:/callback"))
+        do {
+            let result = try await client.signIn(additionalParameters: parameters, options: TestEngine.options(), script: Self.login)
+            #expect(!staleLogin, "signed in with a login an hour old")
+            #expect(result.idToken.claims["auth_time"] != nil)
+        } catch {
+            switch error {
+            case .openIDConnect(.idToken(.authenticationTooOld)) where staleLogin && parameters["max_age"] != nil: break
+            case .openIDConnect(.idToken(.authenticationBeforeRequest)) where staleLogin && parameters["prompt"] != nil: break
+            default: Issue.record("\(parameters): \(error)")
+            }
+        }
+    }
+}

@@ -31,34 +31,47 @@ public actor OpenIDConnectClient {
     public nonisolated let redirectURI: RedirectURI
     /// How the client authenticates at the token endpoint. Default: none (public client).
     public nonisolated let authentication: ClientAuthentication
+    /// Whether plain `http` is accepted from a provider whose issuer is not loopback. Default: no;
+    /// the issuer, the endpoints and the `jwks_uri` must then be https.
+    public nonisolated let allowInsecureHTTP: Bool
     private let http: any HTTPClient
     private var configuration: ProviderConfiguration?
     private var validator: IDTokenValidator?
 
     /// A client. Nothing is fetched until the first call that needs the provider.
     public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
-                authentication: ClientAuthentication = .none, http: any HTTPClient = URLSessionHTTPClient()) {
+                authentication: ClientAuthentication = .none, allowInsecureHTTP: Bool = false,
+                http: any HTTPClient = URLSessionHTTPClient()) {
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.authentication = authentication
+        self.allowInsecureHTTP = allowInsecureHTTP
         self.http = http
-        if case .configuration(let given) = provider { configuration = given }
     }
 
     /// A client of the provider at `issuer`, discovered on first use.
     public init(issuer: String, clientID: String, redirectURI: RedirectURI, authentication: ClientAuthentication = .none,
-                http: any HTTPClient = URLSessionHTTPClient()) {
-        self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication, http: http)
+                allowInsecureHTTP: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
+        self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication,
+                  allowInsecureHTTP: allowInsecureHTTP, http: http)
     }
 
-    /// The provider's configuration: the given one, or the discovery document (fetched once).
+    /// The provider's configuration: the given one, or the discovery document (fetched once),
+    /// after checking that it is https (``ProviderConfiguration/checkTransportSecurity(allowInsecureHTTP:)``).
+    /// - Throws: ``OpenIDConnectError/insecureEndpoint(name:url:)``, or discovery's errors.
     public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
         if let configuration { return configuration }
-        guard case .issuer(let issuer) = provider else { preconditionFailure("a given configuration is stored at init") }
-        let discovered = try await ProviderConfiguration.discover(issuer: issuer, using: http)
-        configuration = discovered
-        return discovered
+        let checked: ProviderConfiguration
+        switch provider {
+        case .issuer(let issuer):
+            checked = try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
+        case .configuration(let given):
+            try given.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP)
+            checked = given
+        }
+        configuration = checked
+        return checked
     }
 
     /// Signs in: one call from nothing to validated tokens.
@@ -179,9 +192,10 @@ public actor OpenIDConnectClient {
         let validator = try idTokenValidator(configuration)
         var tokens: TokenResponse?
         let rawIDToken: String
+        var frontChannelIDToken: IDToken?
         if let code = response.code {
             if let frontChannel = response.idToken {
-                _ = try await validate(frontChannel, with: validator, nonce: request.nonce, code: code)
+                frontChannelIDToken = try await validate(frontChannel, with: validator, for: request, code: code)
             }
             let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID,
                                                     authentication: authentication, http: http).exchange(code: code, for: request)
@@ -192,15 +206,20 @@ public actor OpenIDConnectClient {
             guard let idToken = response.idToken else { throw .missingParameter("id_token") }
             rawIDToken = idToken
         }
-        let idToken = try await validate(rawIDToken, with: validator, nonce: request.nonce,
-                                         accessToken: tokens == nil ? response.accessToken : nil)
+        let idToken = try await validate(rawIDToken, with: validator, for: request,
+                                         accessToken: tokens == nil ? response.accessToken : nil, frontChannel: frontChannelIDToken)
         return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
                             tokens: tokens, idToken: idToken)
     }
 
-    private func validate(_ token: String, with validator: IDTokenValidator, nonce: String, accessToken: String? = nil,
-                          code: String? = nil) async throws(OpenIDConnectError) -> IDToken {
-        do { return try await validator.validate(token, nonce: nonce, accessToken: accessToken, code: code) } catch {
+    /// Validates `token` against `request`: its nonce, and `auth_time` when it asked for `max_age` or `prompt=login`.
+    private func validate(_ token: String, with validator: IDTokenValidator, for request: AuthorizationRequest,
+                          accessToken: String? = nil, code: String? = nil,
+                          frontChannel: IDToken? = nil) async throws(OpenIDConnectError) -> IDToken {
+        do {
+            return try await validator.validate(token, nonce: request.nonce, accessToken: accessToken, code: code,
+                                                authTime: request.authTimeRequirement, frontChannel: frontChannel)
+        } catch {
             throw .idToken(error)
         }
     }
