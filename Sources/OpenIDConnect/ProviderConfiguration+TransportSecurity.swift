@@ -27,14 +27,7 @@ extension ProviderConfiguration {
 
     /// Whether `issuer`'s host is loopback: `localhost`, an address in 127.0.0.0/8, or `::1`.
     static func isLoopback(issuer: String) -> Bool {
-        guard var host = URLComponents(string: issuer)?.host?.lowercased() else { return false }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
-        return withUnsafeBytes(of: &v6) { $0.elementsEqual([UInt8](repeating: 0, count: 15) + [1]) }
+        URLComponents(string: issuer)?.host.map(URINormalization.isLoopback(host:)) ?? false
     }
 
     private static func check(_ url: String, name: String, httpAllowed: Bool) throws(OpenIDConnectError) {

@@ -82,7 +82,9 @@ struct SecretCanaryTests {
             """) == 7)
         #expect(try await login("timeout", "  - wait_for: \"#username\"\n", ["--timeout", "3"]) == 5)
         #expect(try await login("near-miss", away(to: "com.example.webauth:/callbackx") + Self.signIn) == 0)
-        #expect(try await login("load-failed", away(to: "http://127.0.0.1:1/gone")) == 4)
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        #expect(try await login("load-failed", away(to: "http://127.0.0.1:\(closed.port)/gone")) == 4)
         #expect(try await login("tls-failure", away(to: "https://127.0.0.1:\(tls.port)/login")) == 4)
         #expect(try await login("denied", Self.signIn, faults: [.deny]) == 2)
         for fault: ProviderFault in [.invalidGrant, .serverError, .htmlErrorPage, .truncatedTokenResponse, .wrongIssuer,
@@ -160,4 +162,29 @@ private struct TLSFixture {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
+}
+
+/// A loopback port that refuses connections: bound, never listening, held until released.
+/// (Port 1 would not do: WebKit blocks the fetch standard's "bad ports" before any request.)
+private struct ClosedPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func release() { close(descriptor) }
 }
