@@ -51,7 +51,8 @@ public enum FormURLEncoding {
         return out
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
+    static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -82,7 +83,8 @@ public enum FormURLEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hex digit.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -102,35 +102,16 @@ public enum URINormalization {
                 out.append(byte)
                 continue
             }
-            guard bytes.count >= 2, let high = hexValue(bytes.removeFirst()), let low = hexValue(bytes.removeFirst()) else {
+            guard bytes.count >= 2, let high = FormURLEncoding.hexValue(bytes.removeFirst()), let low = FormURLEncoding.hexValue(bytes.removeFirst()) else {
                 throw .badPercentEscape
             }
             let decoded = high << 4 | low
-            if isUnreserved(decoded) {
+            if FormURLEncoding.isUnreserved(decoded) {
                 out.append(decoded)
             } else {
                 out += Array("%\(String(format: "%02X", decoded))".utf8)
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    /// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-        }
     }
 }
