@@ -99,6 +99,17 @@ extension EngineTests {
             #expect(site.requests(to: page.path).allSatisfy { $0.header("Cookie") == nil }, "no cookie was sent back")
         }
 
+        @Test("a page that keeps reloading itself is still abandoned: only a person's input restarts the idle timer")
+        func reloadingPageIsAbandoned() async throws {
+            let site = try await TestSite.start()
+            let page = site.page(body: "<p>reloading</p><script>setTimeout(() => location.reload(), 300)</script>")
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions(idle: .seconds(2)))
+            let recorder = EventRecorder(session)
+            await #expect(throws: WebAuthSessionError.abandoned(after: .seconds(2))) { try await session.start() }
+            let loads = await recorder.all().count { if case .loadCommitted = $0 { true } else { false } }
+            #expect(loads > 1, "the page reloaded while the idle timer ran (\(loads) loads)")
+        }
+
         @Test("a visitor who walks away after a wrong password gets the start-again screen; the next signs in")
         func abandonedThenNextVisitor() async throws {
             let provider = try await OpenIDProvider.start()

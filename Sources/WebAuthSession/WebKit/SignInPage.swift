@@ -161,8 +161,9 @@ final class SignInPage {
         lastInput = .now
     }
 
-    /// Ends the page as abandoned once `limit` passes without input (or navigation). It sleeps
-    /// until the deadline and looks again; nothing polls.
+    /// Ends the page as abandoned once `limit` passes without a person's input (a page that
+    /// loads or reloads by itself does not count). It sleeps until the deadline and looks
+    /// again; nothing polls.
     private func watchIdleness(limit: Duration) {
         idleWatch = Task { [weak self] in
             while let deadline = self.map({ $0.lastInput + limit }) {
@@ -334,7 +335,6 @@ final class SignInPage {
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
             hasCommittedLoad = true
-            noteInput()  // a new page is activity too
             let host = URLComponents(string: url)?.host ?? ""
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
