@@ -56,6 +56,9 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
         case unreadableResponse = "unreadable response"
         /// A kiosk's page tried to leave the hosts it is allowed to show.
         case hostNotAllowed = "host not on the kiosk's allowlist"
+        /// The response would have been saved as a file (`Content-Disposition: attachment`, a
+        /// type WebKit cannot show, a `download` link): a sign-in never downloads.
+        case download
     }
 
     /// The URL; for a captured navigation, with every parameter value replaced by its length.

@@ -323,6 +323,22 @@ final class SignInPage {
         }
     }
 
+    // MARK: Downloads
+
+    /// Applies the no-downloads rule to a navigation's response; returns whether WebKit may show it.
+    func decide(_ response: NavigationResponse) -> Bool {
+        guard response.wouldDownload else { return true }
+        refuseDownload(of: response.url)
+        return false
+    }
+
+    /// Reports a download the engine stopped: a response refused, or one WebKit started anyway
+    /// (cancelled by ``WebContextPool``).
+    func refuseDownload(of url: String) {
+        logger.info("download refused", metadata: ["url": "\(URLRedaction.redactingValues(url))"])
+        onEvent(.navigation(NavigationDecision(url: url, verdict: .refused(.download))))
+    }
+
     // MARK: Load progress
 
     func loadChanged(_ event: WebKitLoadEvent) {
