@@ -210,4 +210,11 @@ static inline gulong cwk_connect_download_started(WebKitWebContext *context, CWK
     return CWK_CONNECT(context, "download-started", handler, data, destroy);
 }
 
+/** WebKitWebView::print (window.print()); returning TRUE stops it: no print dialog. */
+typedef gboolean (*CWKPrintHandler)(WebKitWebView *, WebKitPrintOperation *, gpointer);
+static inline gulong cwk_connect_print(WebKitWebView *view, CWKPrintHandler handler,
+                                       gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "print", handler, data, destroy);
+}
+
 #endif /* CWEBKITGTK_H */

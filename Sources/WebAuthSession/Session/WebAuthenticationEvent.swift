@@ -14,6 +14,9 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     case titleChanged(String)
     /// The engine decided what to do with a navigation (every one, with its reason).
     case navigation(NavigationDecision)
+    /// The page at `url` called `window.print()` and the engine refused it: no print dialog in
+    /// a kiosk (it would lead out of the kiosk) or a headless page (nobody could answer it).
+    case printRefused(url: String)
 }
 
 /// The TLS state of a committed page.

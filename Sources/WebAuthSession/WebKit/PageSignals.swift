@@ -125,6 +125,13 @@ enum PageSignals {
         return 1
     }
 
+    /// `window.print()` on a page that may not print (TRUE: no print dialog).
+    static let refusePrint: CWKPrintHandler = { _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.refusePrint() }
+        return 1
+    }
+
     /// The header bar's Cancel button.
     static let cancelClicked: CWKClickedHandler = { _, data in
         let target = SignalTarget.from(data)

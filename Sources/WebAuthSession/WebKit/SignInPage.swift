@@ -71,6 +71,10 @@ final class SignInPage {
             connectKioskSignals(view: view)
             watchIdleness(limit: idleTimeout)
         }
+        switch options.presentation {
+        case .window: break
+        case .kiosk, .headless: connectPrintRefusal(view: view)
+        }
         SessionRegistry.shared.register(self, view: view)
         gtk_widget_show_all(window)
         webkit_web_view_load_request(view, request)
@@ -152,6 +156,15 @@ final class SignInPage {
             handlers.append((viewPointer, cwk_connect_input_event(cwk_web_view_widget(view), signal, PageSignals.input,
                                                                   target.retainedPointer(), release)))
         }
+    }
+
+    /// A page that may not print: a kiosk's print dialog would lead a visitor out of the kiosk
+    /// (a printer's settings, "print to file" and its file chooser) and a headless page's would
+    /// wait for an answer nobody can give. A window a person sees keeps printing: its dialog is
+    /// modal to the sign-in window, and a provider may offer to print recovery codes.
+    private func connectPrintRefusal(view: UnsafeMutablePointer<WebKitWebView>) {
+        let target = SignalTarget(self)
+        handlers.append((UnsafeMutableRawPointer(view), cwk_connect_print(view, PageSignals.refusePrint, target.retainedPointer(), SignalTarget.release)))
     }
 
     // MARK: Kiosk idleness
@@ -323,7 +336,7 @@ final class SignInPage {
         }
     }
 
-    // MARK: Downloads
+    // MARK: Downloads and printing
 
     /// Applies the no-downloads rule to a navigation's response; returns whether WebKit may show it.
     func decide(_ response: NavigationResponse) -> Bool {
@@ -337,6 +350,13 @@ final class SignInPage {
     func refuseDownload(of url: String) {
         logger.info("download refused", metadata: ["url": "\(URLRedaction.redactingValues(url))"])
         onEvent(.navigation(NavigationDecision(url: url, verdict: .refused(.download))))
+    }
+
+    /// Reports a `window.print()` the page may not do (its dialog never opens).
+    func refusePrint() {
+        let url = currentURL ?? ""
+        logger.info("print refused", metadata: ["url": "\(URLRedaction.redactingValues(url))"])
+        onEvent(.printRefused(url: url))
     }
 
     // MARK: Load progress
