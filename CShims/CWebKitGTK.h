@@ -200,4 +200,21 @@ static inline void cwk_main_context_schedule(GMainContext *context, GSourceFunc 
     g_source_unref(source);
 }
 
+/* ---- Fail closed, item 5: no downloads, no printing -------------------- */
+
+/** WebKitWebContext::download-started: every download of the context's views, whatever
+ *  started it (a `download` link, a response WebKit saves), passes here first. */
+typedef void (*CWKDownloadStartedHandler)(WebKitWebContext *, WebKitDownload *, gpointer);
+static inline gulong cwk_connect_download_started(WebKitWebContext *context, CWKDownloadStartedHandler handler,
+                                                  gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(context, "download-started", handler, data, destroy);
+}
+
+/** WebKitWebView::print (window.print()); returning TRUE stops it: no print dialog. */
+typedef gboolean (*CWKPrintHandler)(WebKitWebView *, WebKitPrintOperation *, gpointer);
+static inline gulong cwk_connect_print(WebKitWebView *view, CWKPrintHandler handler,
+                                       gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "print", handler, data, destroy);
+}
+
 #endif /* CWEBKITGTK_H */

@@ -136,6 +136,8 @@ struct LoginCommandTests {
         (["login", "--issuer", "http://127.0.0.1:1"], "no client ID"),
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--param", "novalue"], "is not name=value"),
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--redirect-uri", "not a uri"], "cannot be used"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--redirect-uri", "com.example:/a/../cb"], "cannot be normalised"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--redirect-uri", "com.example:/c%zz"], "cannot be normalised"),
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--authorization-endpoint", "http://127.0.0.1:1/a"], "needs --token-endpoint"),
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--script", "/nonexistent.yaml"], "cannot read the login script"),
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--response-type", "magic"], "unknown response type"),

@@ -6,7 +6,7 @@ import Foundation
 public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Milliseconds since the session started.
     public let milliseconds: Int
-    /// `load-started`, `load-redirected`, `load-committed`, `load-finished`, `title`, `allowed`, `captured`, `refused`.
+    /// `load-started`, `load-redirected`, `load-committed`, `load-finished`, `title`, `allowed`, `captured`, `refused`, `print-refused`.
     public let kind: String
     /// The URL (or the title, for `title`).
     public let value: String
@@ -23,6 +23,7 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case .loadFinished(let url): (kind, value, detail) = ("load-finished", url, nil)
         case .titleChanged(let title): (kind, value, detail) = ("title", title, nil)
         case .progress: return nil
+        case .printRefused(let url): (kind, value, detail) = ("print-refused", url, nil)
         case .navigation(let decision):
             switch decision.verdict {
             case .allowed: (kind, value, detail) = ("allowed", decision.url, nil)

@@ -15,6 +15,9 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     case titleChanged(String)
     /// The engine decided what to do with a navigation (every one, with its reason).
     case navigation(NavigationDecision)
+    /// The page at `url` called `window.print()` and the engine refused it: no print dialog in
+    /// a kiosk (it would lead out of the kiosk) or a headless page (nobody could answer it).
+    case printRefused(url: String)
 }
 
 /// The TLS state of a committed page.
@@ -61,6 +64,9 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
         case unreadableResponse = "unreadable response"
         /// A kiosk's page tried to leave the hosts it is allowed to show.
         case hostNotAllowed = "host not on the kiosk's allowlist"
+        /// The response would have been saved as a file (`Content-Disposition: attachment`, a
+        /// type WebKit cannot show, a `download` link): a sign-in never downloads.
+        case download
     }
 
     /// The URL, with every value that could be a secret replaced by its length (``URLRedaction``).

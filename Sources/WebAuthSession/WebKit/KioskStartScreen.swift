@@ -1,6 +1,7 @@
 internal import CWebKitGTK
 
-/// The screen a kiosk shows between visitors: full screen, a message and one big button.
+/// The screen a kiosk shows between visitors: full screen, a message and one big button. It
+/// refuses to be closed; only ``close()`` removes it.
 @WebKitActor
 final class KioskStartScreen {
     private var window: UnsafeMutablePointer<GtkWidget>?
@@ -32,6 +33,9 @@ final class KioskStartScreen {
         }, target, { data, _ in
             if let data { Unmanaged<ScreenBox>.fromOpaque(data).release() }
         })
+        // Alt+F4 or the window manager's close (WM_DELETE_WINDOW) keeps it (TRUE): the kiosk
+        // waits on this screen, and without it the next visitor would find nothing to press.
+        _ = cwk_connect_delete_event(window, { _, _, _ in 1 }, nil, nil)
         self.window = window
         self.button = button
         gtk_widget_show_all(window)

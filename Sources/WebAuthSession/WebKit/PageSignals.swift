@@ -16,9 +16,11 @@ enum PageSignals {
                 return page.decide(request)
             }
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
-            // A response WebKit cannot show would become a download: a sign-in never downloads.
-            guard webkit_response_policy_decision_is_mime_type_supported(cwk_response_decision(decision)) == 0 else { return 0 }
-            proceed = false
+            let response = navigationResponse(cwk_response_decision(decision))
+            proceed = WebKitActor.assumeIsolated {
+                guard let page = target.page, !page.hasEnded else { return false }
+                return page.decide(response)
+            }
         default:
             return 0
         }
@@ -123,10 +125,26 @@ enum PageSignals {
         return 1
     }
 
+    /// `window.print()` on a page that may not print (TRUE: no print dialog).
+    static let refusePrint: CWKPrintHandler = { _, _, data in
+        let target = SignalTarget.from(data)
+        WebKitActor.assumeIsolated { target?.page?.refusePrint() }
+        return 1
+    }
+
     /// The header bar's Cancel button.
     static let cancelClicked: CWKClickedHandler = { _, data in
         let target = SignalTarget.from(data)
         WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+    }
+
+    private static func navigationResponse(_ decision: UnsafeMutablePointer<WebKitResponsePolicyDecision>) -> NavigationResponse {
+        let response = webkit_response_policy_decision_get_response(decision)
+        return NavigationResponse(
+            url: response.flatMap { webkit_uri_response_get_uri($0) }.map { String(cString: $0) } ?? "",
+            canShowMIMEType: webkit_response_policy_decision_is_mime_type_supported(decision) != 0,
+            contentDisposition: response.flatMap { webkit_uri_response_get_http_headers($0) }
+                .flatMap { soup_message_headers_get_one($0, "Content-Disposition") }.map { String(cString: $0) })
     }
 
     private static func navigationRequest(_ action: OpaquePointer?, opensNewWindow: Bool) -> NavigationRequest? {

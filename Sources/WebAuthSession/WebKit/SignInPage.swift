@@ -74,6 +74,10 @@ final class SignInPage {
             connectKioskSignals(view: view)
             watchIdleness(limit: idleTimeout)
         }
+        switch options.presentation {
+        case .window: break
+        case .kiosk, .headless: connectPrintRefusal(view: view)
+        }
         SessionRegistry.shared.register(self, view: view)
         gtk_widget_show_all(window)
         webkit_web_view_load_request(view, request)
@@ -157,6 +161,15 @@ final class SignInPage {
         }
     }
 
+    /// A page that may not print: a kiosk's print dialog would lead a visitor out of the kiosk
+    /// (a printer's settings, "print to file" and its file chooser) and a headless page's would
+    /// wait for an answer nobody can give. A window a person sees keeps printing: its dialog is
+    /// modal to the sign-in window, and a provider may offer to print recovery codes.
+    private func connectPrintRefusal(view: UnsafeMutablePointer<WebKitWebView>) {
+        let target = SignalTarget(self)
+        handlers.append((UnsafeMutableRawPointer(view), cwk_connect_print(view, PageSignals.refusePrint, target.retainedPointer(), SignalTarget.release)))
+    }
+
     // MARK: Kiosk idleness
 
     /// Someone touched the page: the idle timer starts again.
@@ -164,8 +177,9 @@ final class SignInPage {
         lastInput = .now
     }
 
-    /// Ends the page as abandoned once `limit` passes without input (or navigation). It sleeps
-    /// until the deadline and looks again; nothing polls.
+    /// Ends the page as abandoned once `limit` passes without a person's input (a page that
+    /// loads or reloads by itself does not count). It sleeps until the deadline and looks
+    /// again; nothing polls.
     private func watchIdleness(limit: Duration) {
         idleWatch = Task { [weak self] in
             while let deadline = self.map({ $0.lastInput + limit }) {
@@ -336,6 +350,28 @@ final class SignInPage {
         }
     }
 
+    // MARK: Downloads and printing
+
+    /// Applies the no-downloads rule to a navigation's response; returns whether WebKit may show it.
+    func decide(_ response: NavigationResponse) -> Bool {
+        guard response.wouldDownload else { return true }
+        refuseDownload(of: response.url)
+        return false
+    }
+
+    /// Reports a download the engine stopped: a response refused, or one WebKit started anyway
+    /// (cancelled by ``WebContextPool``).
+    func refuseDownload(of url: String) {
+        report(NavigationDecision(url: URLRedaction.redactingValues(url), verdict: .refused(.download)))
+    }
+
+    /// Reports a `window.print()` the page may not do (its dialog never opens).
+    func refusePrint() {
+        let url = redactedCurrentURL ?? ""
+        logger.info("print refused", metadata: ["url": "\(url)"])
+        onEvent(.printRefused(url: url))
+    }
+
     // MARK: Load progress
 
     func loadChanged(_ event: WebKitLoadEvent) {
@@ -350,7 +386,6 @@ final class SignInPage {
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
             hasCommittedLoad = true
-            noteInput()  // a new page is activity too
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
             onEvent(.loadCommitted(url: url, host: host, tls: tls))

@@ -6,7 +6,7 @@ internal import CWebKitGTK
 /// Ephemeral sessions share one context and get a per-view ephemeral website data manager
 /// (`is-ephemeral`): their own cookie jar, storage and cache in memory, gone with the view,
 /// while the web and network processes are reused. Each persistent profile directory gets a
-/// context of its own. TLS errors are fatal in every context.
+/// context of its own. TLS errors are fatal and downloads cancelled in every context.
 @WebKitActor
 final class WebContextPool {
     static let shared = WebContextPool()
@@ -69,6 +69,18 @@ final class WebContextPool {
         webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_context_get_website_data_manager(context),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        // A sign-in never downloads. Responses that would be saved are refused before this
+        // (`SignInPage.decide(_ response:)`); whatever still starts a download (a `download`
+        // link) is cancelled here, before a file is chosen, and reported to its page.
+        _ = cwk_connect_download_started(context, { _, download, _ in
+            guard let download else { return }
+            WebKitActor.assumeIsolated {
+                webkit_download_cancel(download)
+                let url = webkit_download_get_request(download).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
+                guard let page = SessionRegistry.shared.page(for: webkit_download_get_web_view(download)), !page.hasEnded else { return }
+                page.refuseDownload(of: url)
+            }
+        }, nil, nil)
     }
 
     private static func profileDataManager(at path: String) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebsiteDataManager> {
