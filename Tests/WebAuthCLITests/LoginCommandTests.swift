@@ -99,7 +99,7 @@ struct LoginCommandTests {
         let timedOut = try await login(provider, ["--timeout", "1"], script: "steps: []")
         #expect(timedOut.status == 5, "stderr: \(timedOut.stderr)")
         let failing = try await login(provider, script: """
-            step_timeout: 5
+            step_timeout: 15
             steps:
               - fill: "#username"
                 value: alice
