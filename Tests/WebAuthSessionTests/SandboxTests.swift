@@ -92,3 +92,19 @@ extension EngineTests.Sandbox {
         }
     }
 }
+
+extension EngineTests.Sandbox {
+    @Test("with no D-Bus session, sandboxed web processes do not warn about a missing accessibility bus (in a child process)")
+    func noAccessibilityBusWarning() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            unsetenv("DBUS_SESSION_BUS_ADDRESS")
+            unsetenv("AT_SPI_BUS_ADDRESS")
+            unsetenv("WEBKIT_A11Y_BUS_ADDRESS")
+            let site = try await TestSite.start()
+            let page = site.page(body: "<script>location.href = 'com.example:/cb?code=x'</script>")
+            _ = try await TestEngine.session(page, redirectURI: "com.example:/cb").start()
+        }
+        let errors = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(!errors.contains("a11y bus"), "\(errors)")
+    }
+}

@@ -67,8 +67,7 @@ final class WebContextPool {
     }
 
     private func configure(_ context: UnsafeMutablePointer<WebKitWebContext>) {
-        // Before the context's first web process; WebKit aborts the program if it is set later.
-        webkit_web_context_set_sandbox_enabled(context, WebProcessSandbox.current == .on ? 1 : 0)
+        WebProcessSandbox.apply(to: context)
         webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_context_get_website_data_manager(context),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)

@@ -44,6 +44,22 @@ public enum WebProcessSandbox: Sendable, Hashable, CustomStringConvertible {
         return decision
     }()
 
+    /// Turns the sandbox on for `context` where it can run. Call it before the context starts its
+    /// first web process: WebKit aborts the program if it is changed later.
+    @WebKitActor
+    static func apply(to context: UnsafeMutablePointer<WebKitWebContext>) {
+        guard current == .on else { return }
+        webkit_web_context_set_sandbox_enabled(context, 1)
+        // With no D-Bus session there is no accessibility bus, but a sandboxed web process still
+        // tries the proxy WebKit would have made for one, and warns at every launch ("Can't connect
+        // to a11y bus"). An empty address tells it there is none.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["DBUS_SESSION_BUS_ADDRESS"] == nil, environment["AT_SPI_BUS_ADDRESS"] == nil,
+           environment["WEBKIT_A11Y_BUS_ADDRESS"] == nil {
+            setenv("WEBKIT_A11Y_BUS_ADDRESS", "", 1)
+        }
+    }
+
     /// Runs the `bubblewrap` executable with the namespaces and mounts WebKit asks for on a web process.
     static func probe(bubblewrap: String) -> WebProcessSandbox {
         guard access(bubblewrap, X_OK) == 0 else { return .bubblewrapMissing }
