@@ -28,12 +28,11 @@ extension EngineTests {
             #expect(await recorder.firstLoadFinished() != nil)
 
             let sandbox = await WebAuthEngine.diagnostics.webProcessSandbox
-            let webProcesses = WebProcesses.descendants(named: "WebKitWebProces")
+            let webProcesses = WebProcesses.lineage(named: "WebKitWebProces")
             #expect(!webProcesses.isEmpty, "no web process found")
             if Self.bubblewrapRuns {
                 #expect(sandbox == .on)
-                for pid in webProcesses {
-                    let ancestors = WebProcesses.ancestorNames(of: pid) ?? []
+                for (pid, ancestors) in webProcesses {
                     #expect(ancestors.first == "bwrap", "web process \(pid) runs under \(ancestors), not bwrap")
                 }
             } else {
@@ -57,6 +56,27 @@ extension EngineTests.Sandbox {
         #expect(outcome == .bubblewrapFailed("bwrap: setting up uid map: Permission denied"))
         #expect(outcome.description.contains("sandbox is off"))
     }
+
+    @Test("where WebKit would not use bubblewrap, or its sandboxed D-Bus proxy would abort the program or write into /, the sandbox is off and says why")
+    func whereWebKitWouldNot() throws {
+        let stray = FileManager.default.temporaryDirectory.appendingPathComponent("flatpak-info-\(UUID().uuidString)")
+        try Data().write(to: stray)
+        defer { try? FileManager.default.removeItem(at: stray) }
+        #expect(WebProcessSandbox.decide(environment: [:], flatpakInfo: stray.path) == .unsupportedPackaging(evidence: "\(stray.path) exists"))
+        let snap = ["SNAP": "/snap/app/1", "SNAP_NAME": "app", "SNAP_REVISION": "1"]
+        #expect(WebProcessSandbox.decide(environment: snap) == .unsupportedPackaging(evidence: "SNAP, SNAP_NAME and SNAP_REVISION are set"))
+        for address in ["unix:path=/nonexistent", "unix:guid=0f,path=/bus"] {
+            #expect(WebProcessSandbox.decide(environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+                == .sessionBusUnusable(address: address, reason: "its socket is directly in /"))
+        }
+        let missing = "unix:path=/nonexistent/bus,guid=0f"
+        #expect(WebProcessSandbox.decide(environment: ["DBUS_SESSION_BUS_ADDRESS": missing])
+            == .sessionBusUnusable(address: missing, reason: "the socket's directory /nonexistent does not exist"))
+        let usual = "unix:path=\(FileManager.default.temporaryDirectory.path)/bus,guid=0f"
+        if Self.bubblewrapRuns {
+            #expect(WebProcessSandbox.decide(environment: ["DBUS_SESSION_BUS_ADDRESS": usual]) == .on)
+        }
+    }
 }
 
 extension EngineTests.Sandbox {
@@ -71,8 +91,8 @@ extension EngineTests.Sandbox {
                 g_object_ref_sink(UnsafeMutableRawPointer(view))
                 webkit_web_view_load_html(cwk_web_view(view), "<p>the application's own page</p>", "about:blank")
             }.value
-            let hostProcesses = WebProcesses.descendants(named: "WebKitWebProces")
-            guard !hostProcesses.isEmpty, hostProcesses.allSatisfy({ WebProcesses.ancestorNames(of: $0) == [] }) else { exit(2) }
+            let hostProcesses = WebProcesses.lineage(named: "WebKitWebProces")
+            guard !hostProcesses.isEmpty, hostProcesses.allSatisfy({ $0.ancestors.isEmpty }) else { exit(2) }
 
             let site = try await TestSite.start()
             var options = SessionOptions()
@@ -84,8 +104,11 @@ extension EngineTests.Sandbox {
             let run = Task { try await session.start() }
             guard await recorder.firstLoadFinished() != nil else { exit(3) }
             guard await WebAuthEngine.diagnostics.webProcessSandbox == .on else { exit(4) }
-            let sandboxed = WebProcesses.descendants(named: "WebKitWebProces").filter { WebProcesses.ancestorNames(of: $0)?.first == "bwrap" }
-            guard !sandboxed.isEmpty else { exit(5) }
+            let lineage = WebProcesses.lineage(named: "WebKitWebProces")
+            guard lineage.contains(where: { $0.ancestors.first == "bwrap" }) else {
+                FileHandle.standardError.write(Data("web processes and their parents: \(lineage)\n".utf8))
+                exit(5)
+            }
             session.cancel()
             _ = await run.result
             host.quit()

@@ -12,17 +12,18 @@ enum WebProcesses {
 
     /// The processes descended from this one whose name (as /proc shows it, 15 characters) starts with `prefix`.
     static func descendants(named prefix: String) -> [pid_t] {
-        let table = ProcessTable()
-        return table.name.filter { $0.value.hasPrefix(prefix) && table.ancestors(of: $0.key).contains(getpid()) }.map(\.key)
+        lineage(named: prefix).map(\.pid)
     }
 
-    /// The names of the processes between `pid` and this process (its parent first), or `nil`
-    /// if `pid` does not descend from this process.
-    static func ancestorNames(of pid: pid_t) -> [String]? {
+    /// The same processes, each with the names of the processes between it and this one (its
+    /// parent first), all read from one look at /proc.
+    static func lineage(named prefix: String) -> [(pid: pid_t, ancestors: [String])] {
         let table = ProcessTable()
-        let ancestors = table.ancestors(of: pid)
-        guard let me = ancestors.firstIndex(of: getpid()) else { return nil }
-        return ancestors[..<me].map { table.name[$0] ?? "?" }
+        return table.name.compactMap { pid, name in
+            let ancestors = table.ancestors(of: pid)
+            guard name.hasPrefix(prefix), let me = ancestors.firstIndex(of: getpid()) else { return nil }
+            return (pid, ancestors[..<me].map { table.name[$0] ?? "?" })
+        }
     }
 
     /// Every process's name and parent, read from /proc/PID/stat.
