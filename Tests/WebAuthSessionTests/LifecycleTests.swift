@@ -60,7 +60,8 @@ extension EngineTests.Lifecycle {
             guard await recorder.firstLoadFinished() != nil else { exit(2) }
             await WebAuthEngine.shutdown()
             do { _ = try await run.value; exit(3) } catch WebAuthSessionError.engineShutDown {} catch { exit(4) }
-            guard await WebAuthEngine.diagnostics == .init(liveWebViews: 0, toplevelWindows: 0) else { exit(5) }
+            let diagnostics = await WebAuthEngine.diagnostics
+            guard diagnostics.liveWebViews == 0, diagnostics.toplevelWindows == 0 else { exit(5) }
             let later = try TestEngine.session(page, redirectURI: "com.example:/cb")
             do { _ = try await later.start(); exit(6) } catch WebAuthSessionError.engineShutDown {} catch { exit(7) }
         }

@@ -154,3 +154,51 @@ extension EngineTests.LoginScripts {
         #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
     }
 }
+
+extension EngineTests.LoginScripts {
+    @Test("a command sees PATH, HOME, LANG and the variables its step names, nothing else of the environment")
+    func commandEnvironment() async throws {
+        let canary = "canary-\(UUID().uuidString)"
+        setenv("SECRET_CANARY", canary, 1)
+        defer { unsetenv("SECRET_CANARY") }
+        let site = try await TestSite.start()
+        let session = try TestEngine.session(site.page(body: Self.page), redirectURI: "com.example:/cb")
+        let script = Task {
+            try await LoginScript([.fill("#user", .command("echo $SECRET_CANARY")),
+                                   .fill("#typed", .command("echo $SECRET_CANARY", passing: ["SECRET_CANARY"])),
+                                   .fill("#code", .command("echo $HOME")),
+                                   .pressEnter("#typed")]).run(in: session)
+        }
+        let callback = try await session.start()
+        try await script.value
+        #expect(callback["user"] == "", "a variable the step does not name reached the command")
+        #expect(callback["typed"] == canary)
+        #expect(callback["code"] == ProcessInfo.processInfo.environment["HOME"] ?? "")
+    }
+
+    @Test("pass_environment in a script file names a command's variables, and goes with command only")
+    func passEnvironmentKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scripts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good.yaml")
+        try """
+            steps:
+              - fill: "#code"
+                command: pass otp web
+                pass_environment: [PASSWORD_STORE_DIR, GNUPGHOME]
+            """.write(to: good, atomically: true, encoding: .utf8)
+        #expect(try LoginScript(contentsOfFile: good.path).steps
+            == [.fill("#code", .command("pass otp web", passing: ["PASSWORD_STORE_DIR", "GNUPGHOME"]))])
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try """
+            steps:
+              - fill: "#user"
+                env: USER
+                pass_environment: [HOME]
+            """.write(to: bad, atomically: true, encoding: .utf8)
+        #expect(throws: LoginScriptFileError.invalid(path: bad.path, message: "pass_environment goes with command only")) {
+            try LoginScript(contentsOfFile: bad.path)
+        }
+    }
+}

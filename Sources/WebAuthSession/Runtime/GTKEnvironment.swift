@@ -26,6 +26,7 @@ enum GTKEnvironment {
                 let display = try VirtualDisplay(width: size.width, height: size.height)
                 runtime.adopt(display)
                 setenv("DISPLAY", display.name, 1)
+                setenv("XAUTHORITY", display.authority.path, 1)  // GTK and WebKit's processes read it
                 setenv("GDK_BACKEND", "x11", 1)
                 unsetenv("WAYLAND_DISPLAY")
             } catch {

@@ -5,11 +5,15 @@ import Foundation
 /// Started with `-displayfd`, so the server itself picks a free display number and reports
 /// it once it accepts connections: no polling and no guessed numbers. `-terminate` makes it
 /// exit by itself when its last client goes, even if this process dies without cleaning up.
+/// `-auth` makes it accept only clients that hold its cookie (``XAuthorityFile``): other local
+/// users cannot open windows on it, read its screen or inject input.
 /// It is spawned and reaped with plain `posix_spawn`/`waitpid` (not Foundation's `Process`),
 /// because it is stopped from an `atexit` handler, where Foundation's run loops no longer run.
 final class VirtualDisplay: Sendable {
     /// The display name, such as `:3`.
     let name: String
+    /// The cookie clients need (set `XAUTHORITY` to its path); removed by ``stop()``.
+    let authority: XAuthorityFile
     private let pid: pid_t
 
     /// Starts Xvfb and waits until it is ready.
@@ -18,6 +22,9 @@ final class VirtualDisplay: Sendable {
         guard let executable = Self.locate("Xvfb") else {
             throw .noDisplay("no DISPLAY or WAYLAND_DISPLAY is set and Xvfb is not installed (apt-get install xvfb)")
         }
+        let authority = try XAuthorityFile()
+        var started = false
+        defer { if !started { authority.remove() } }
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .noDisplay("pipe: \(String(cString: strerror(errno)))") }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
@@ -32,7 +39,7 @@ final class VirtualDisplay: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [executable, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24",
+        let arguments = [executable, "-displayfd", "1", "-auth", authority.path, "-screen", "0", "\(width)x\(height)x24",
                          "-nolisten", "tcp", "-terminate", "-nocursor"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -64,13 +71,16 @@ final class VirtualDisplay: Sendable {
             throw .noDisplay("Xvfb did not start (it reported '\(String(decoding: reported, as: UTF8.self))')")
         }
         self.name = ":\(number)"
+        self.authority = authority
         self.pid = pid
+        started = true
     }
 
-    /// Stops the server and reaps it.
+    /// Stops the server, reaps it, and deletes its authority file.
     func stop() {
         kill(pid, SIGTERM)
         waitpid(pid, nil, 0)
+        authority.remove()
     }
 
     private static func locate(_ program: String) -> String? {

@@ -55,12 +55,15 @@ public enum WebAuthEngine {
         public let liveWebViews: Int
         /// GTK top-level windows that exist (not counting GTK's own tooltip, menu and input-method popups).
         public let toplevelWindows: Int
+        /// Whether web processes run in WebKit's sandbox, and if not, why.
+        public let webProcessSandbox: WebProcessSandbox
     }
 
     /// The current ``Diagnostics``.
     @WebKitActor
     public static var diagnostics: Diagnostics {
         Diagnostics(liveWebViews: SessionRegistry.shared.liveViewCount,
-                    toplevelWindows: SessionRegistry.shared.toplevelWindowCount)
+                    toplevelWindows: SessionRegistry.shared.toplevelWindowCount,
+                    webProcessSandbox: WebProcessSandbox.current)
     }
 }

@@ -37,11 +37,13 @@ extension LoginStep: Decodable {
     private enum Key: String, CodingKey, CaseIterable {
         case fill, click, pressEnter = "press_enter", waitFor = "wait_for", waitForURL = "wait_for_url"
         case waitForText = "wait_for_text", javascript, chooseAccount = "choose_account"
-        case value, env, file, command, outbox
+        case value, env, file, command, outbox, passEnvironment = "pass_environment"
     }
 
     /// Reads a step written as one action key, plus a value source for `fill`:
     /// `{fill: "#password", env: PASSWORD}`, `{click: "#sign-in"}`, `{wait_for_url: "/consent"}`, ...
+    /// A `command` source may name the variables it is given: `{fill: "#code", command: "pass otp web",
+    /// pass_environment: [PASSWORD_STORE_DIR]}`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let actions: [Key] = [.fill, .click, .pressEnter, .waitFor, .waitForURL, .waitForText, .javascript, .chooseAccount]
@@ -71,11 +73,14 @@ extension LoginStep: Decodable {
                 "fill needs exactly one of value, env, file, command, outbox"))
         }
         let text = try container.decode(String.self, forKey: source)
+        if source != .command, container.contains(.passEnvironment) {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "pass_environment goes with command only"))
+        }
         switch source {
         case .value: return .literal(text)
         case .env: return .environment(text)
         case .file: return .file(text)
-        case .command: return .command(text)
+        case .command: return .command(text, passing: try container.decodeIfPresent([String].self, forKey: .passEnvironment) ?? [])
         default:
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "outbox must be an http(s) URL"))

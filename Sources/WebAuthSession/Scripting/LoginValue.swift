@@ -12,7 +12,9 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
     /// A file's contents, without the final newline.
     case file(String)
     /// What a shell command (`/bin/sh -c`) prints, without the final newline; it must exit 0.
-    case command(String)
+    /// It runs with a scrubbed environment: `PATH` (or `/usr/local/bin:/usr/bin:/bin` if unset),
+    /// `HOME`, `LANG`, and only the other variables named in `passing`.
+    case command(String, passing: [String] = [])
     /// The newest one-time code in the development provider's outbox: a `GET` of this URL
     /// (`http://127.0.0.1:PORT/outbox?email=ADDRESS`) answering a JSON array of messages with a `code`.
     case outbox(URL)
@@ -22,7 +24,7 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         case .literal: "a literal value"
         case .environment(let name): "$\(name)"
         case .file(let path): "file \(path)"
-        case .command(let command): "command `\(command)`"
+        case .command(let command, _): "command `\(command)`"
         case .outbox(let url): "the outbox at \(URLRedaction.redactingValues(url.absoluteString))"
         }
     }
@@ -39,8 +41,8 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
             do { return Self.trimmingNewline(try String(contentsOfFile: path, encoding: .utf8)) } catch {
                 throw .unavailable("cannot read \(path): \(error.localizedDescription)")
             }
-        case .command(let command):
-            return try Self.run(command, environment: environment)
+        case .command(let command, let names):
+            return try Self.run(command, environment: Self.commandEnvironment(from: environment, passing: names))
         case .outbox(let url):
             return try await Self.newestCode(at: url, http: http)
         }
@@ -50,6 +52,14 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         var text = text
         while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
         return text
+    }
+
+    /// What a command sees of `environment`: `PATH`, `HOME`, `LANG` and the variables `names`, nothing else
+    /// (no token, password or cookie another variable holds for another step or another program).
+    private static func commandEnvironment(from environment: [String: String], passing names: [String]) -> [String: String] {
+        var scrubbed = ["PATH": environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"]
+        for name in ["HOME", "LANG"] + names { scrubbed[name] = environment[name] }
+        return scrubbed
     }
 
     private static func run(_ command: String, environment: [String: String]) throws(LoginValueError) -> String {

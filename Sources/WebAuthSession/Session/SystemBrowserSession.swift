@@ -1,10 +1,15 @@
 import Foundation
+import Logging
 import OpenIDConnect
 
 /// A sign-in in the person's own browser (RFC 8252 §7.3): a listener on 127.0.0.1 at a free
 /// port receives the redirect on the exact path, answers with a small "you can close this tab"
 /// page, and hands back the callback. For providers that refuse embedded views
 /// (``WebAuthSessionError/embeddedViewRefused(url:host:)``).
+///
+/// Any local program can send requests to the port, and so can web pages in the browser. Only
+/// the request that carries the authorization URL's `state` is taken; any other (or one that
+/// names another host, as a DNS-rebinding page does) is answered `400` and the wait goes on.
 ///
 /// ```swift
 /// let browser = try await SystemBrowserSession(path: "/callback")
@@ -18,8 +23,11 @@ public final class SystemBrowserSession {
     /// `http://127.0.0.1:PORT/path`: register `http://127.0.0.1/path` with the provider (any port, RFC 8252 §7.3).
     public let redirectURI: RedirectURI
     private var listener: LoopbackRedirectListener?
+    private let logger = Logger(label: "WebAuthSession")
     private var waiting: CheckedContinuation<RedirectCallback, any Error>?
     private var timeout: Task<Void, Never>?
+    /// The authorization request's `state`: the answer must carry it.
+    private var expectedState: String?
     private var ended = false
     /// How it ended if it ended before ``start(url:browser:timeout:)`` (cancelled early).
     private var endedBeforeStart: WebAuthSessionError?
@@ -35,22 +43,27 @@ public final class SystemBrowserSession {
     /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)``, ``WebAuthSessionError/invalidOption(_:)``.
     public init(path: String = "/callback") throws(WebAuthSessionError) {
         guard path.hasPrefix("/") else { throw .invalidOption("the redirect path must start with /") }
-        var received: (@WebKitActor (LoopbackRedirectListener.Request) -> Void)?
+        var received: (@WebKitActor (LoopbackRedirectListener.Request) -> Bool)?
         let listener = try LoopbackRedirectListener(host: "127.0.0.1", port: 0, path: path, methods: ["GET", "POST"],
-                                                    reply: .page(Self.closeTabPage)) { request in received?(request) }
+                                                    reply: .page(Self.closeTabPage)) { request in received?(request) ?? false }
         do { redirectURI = try RedirectURI("http://127.0.0.1:\(listener.port)\(path)") } catch {
             throw .invalidOption("the redirect path \(path) cannot be used: \(error)")
         }
         self.listener = listener
-        received = { [weak self] request in self?.receive(request) }
+        received = { [weak self] request in self?.receive(request) ?? false }
     }
 
-    /// Opens `url` with `browser` and waits for the redirect.
+    /// Opens `url` with `browser` and waits for the redirect that carries `url`'s `state`.
     /// - Throws: ``WebAuthSessionError``: `.timedOut`, `.cancelled` (the task, or ``cancel()``),
-    ///   `.browserUnavailable`, `.invalidCallback`, `.alreadyStarted`.
+    ///   `.browserUnavailable`, `.alreadyStarted`, `.invalidOption` (`url` has no `state`).
     public func start(url: URL, browser: SystemBrowser = .desktopDefault,
                       timeout: Duration = .seconds(300)) async throws(WebAuthSessionError) -> RedirectCallback {
         guard waiting == nil, !ended else { throw endedBeforeStart ?? .alreadyStarted }
+        guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value,
+              !state.isEmpty else {
+            throw .invalidOption("the authorization URL has no state parameter; the loopback listener takes only the answer that carries it")
+        }
+        expectedState = state
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -78,13 +91,17 @@ public final class SystemBrowserSession {
         Task { @WebKitActor in self.finish(.failure(.cancelled)) }
     }
 
-    private func receive(_ request: LoopbackRedirectListener.Request) {
-        guard waiting != nil else { return }  // nothing was asked yet: not our answer
-        do throws(RedirectCallbackError) {
-            finish(.success(try RedirectCallback(url: request.url, formBody: request.body, redirectURI: redirectURI)))
-        } catch {
-            finish(.failure(.invalidCallback(error)))
+    /// Takes the request if it is the answer to the request started; returns whether it was.
+    /// One that cannot be read (a duplicate `state`, broken encoding) cannot be shown to be it.
+    private func receive(_ request: LoopbackRedirectListener.Request) -> Bool {
+        guard waiting != nil, let expectedState,
+              let callback = try? RedirectCallback(url: request.url, formBody: request.body, redirectURI: redirectURI),
+              callback["state"] == expectedState else {
+            logger.warning("the loopback listener refused a request that does not carry the sign-in's state")
+            return false
         }
+        finish(.success(callback))
+        return true
     }
 
     private func finish(_ outcome: Result<RedirectCallback, WebAuthSessionError>) {

@@ -3,6 +3,9 @@ internal import CWebKitGTK
 
 /// Receives a redirect on a loopback address: a libsoup server on the GLib main loop that answers
 /// only the exact redirect path, with the methods it is told to accept, and `404` elsewhere.
+/// A request whose `Host` header is not the address listened on (a page on another site that a
+/// rebinding DNS name points at 127.0.0.1) and a request its owner refuses are answered `400`,
+/// and the listener keeps waiting.
 ///
 /// Two uses: a `response_mode=form_post` response to a loopback redirect URI (WebKit reports a
 /// form POST's method to the navigation policy but not its body, so the POST has to really
@@ -32,14 +35,16 @@ final class LoopbackRedirectListener {
     private let path: String
     private let methods: Set<String>
     private let reply: Reply
-    private let onRequest: @WebKitActor (Request) -> Void
+    private let onRequest: @WebKitActor (Request) -> Bool
     /// The port listened on (the one asked for, or the one the system chose for 0).
     private(set) var port = 0
 
     /// Binds `port` (0: a free one) on the loopback `host` (`127.0.0.1`, `[::1]` or `localhost`).
+    /// `onRequest` sees each request to the path and returns whether it is the awaited one
+    /// (answered with `reply`); one it refuses is answered `400`.
     /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)`` when it cannot bind.
     init(host: String, port: Int, path: String, methods: Set<String>, reply: Reply,
-         onRequest: @escaping @WebKitActor (Request) -> Void) throws(WebAuthSessionError) {
+         onRequest: @escaping @WebKitActor (Request) -> Bool) throws(WebAuthSessionError) {
         self.server = OpaquePointer(cwk_soup_server_new()!)
         self.host = host
         self.path = path
@@ -91,6 +96,10 @@ final class LoopbackRedirectListener {
             soup_server_message_set_status(message, 404, nil)
             return
         }
+        guard isAddressedHere(message) else {
+            refuse(message, because: "This address only answers requests for \(host):\(port).")
+            return
+        }
         let query = uri.flatMap { g_uri_get_query($0) }.map { "?" + String(cString: $0) } ?? ""
         var body: String?
         if method == "POST" {
@@ -101,6 +110,10 @@ final class LoopbackRedirectListener {
                 String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(size)), as: UTF8.self)
             } ?? ""
         }
+        guard onRequest(Request(url: "http://\(host):\(port)\(path)\(query)", method: method, body: body)) else {
+            refuse(message, because: "This is not the answer the application is waiting for.")
+            return
+        }
         switch reply {
         case .noContent:
             soup_server_message_set_status(message, 204, nil)
@@ -108,7 +121,20 @@ final class LoopbackRedirectListener {
             soup_server_message_set_status(message, 200, nil)
             soup_server_message_set_response(message, "text/html; charset=utf-8", SOUP_MEMORY_COPY, html, gsize(html.utf8.count))
         }
-        onRequest(Request(url: "http://\(host):\(port)\(path)\(query)", method: method, body: body))
+    }
+
+    /// Whether the request's `Host` header names the address listened on (without the port
+    /// only for port 80, as HTTP allows).
+    private func isAddressedHere(_ message: OpaquePointer) -> Bool {
+        let headers = soup_server_message_get_request_headers(message)
+        guard let value = soup_message_headers_get_one(headers, "Host").map({ String(cString: $0).lowercased() }) else { return false }
+        return value == "\(host):\(port)".lowercased() || (port == 80 && value == host.lowercased())
+    }
+
+    /// Answers `400 Bad Request` with a one-line explanation.
+    private func refuse(_ message: OpaquePointer, because reason: String) {
+        soup_server_message_set_status(message, 400, nil)
+        soup_server_message_set_response(message, "text/plain; charset=utf-8", SOUP_MEMORY_COPY, reason, gsize(reason.utf8.count))
     }
 
     /// The handler's user data: a weak reference, released by libsoup's destroy notify.

@@ -339,8 +339,9 @@ final class SignInPage {
                 loopbackListener = try LoopbackRedirectListener(
                     host: policy.redirectURI.host ?? "127.0.0.1", port: port, path: policy.redirectURI.path, methods: ["POST"], reply: .noContent
                 ) { [weak self] request in
-                    guard let self, let url = self.pendingFormPostURL else { return }
+                    guard let self, let url = self.pendingFormPostURL else { return false }
                     self.capture(url: url, formBody: request.body)
+                    return true
                 }
             }
             return true

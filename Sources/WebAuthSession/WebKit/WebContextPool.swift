@@ -6,7 +6,8 @@ internal import CWebKitGTK
 /// Ephemeral sessions share one context and get a per-view ephemeral website data manager
 /// (`is-ephemeral`): their own cookie jar, storage and cache in memory, gone with the view,
 /// while the web and network processes are reused. Each persistent profile directory gets a
-/// context of its own. TLS errors are fatal and downloads cancelled in every context.
+/// context of its own. TLS errors are fatal and downloads cancelled in every context, and every
+/// context runs its web processes in WebKit's sandbox where the machine allows it (``WebProcessSandbox``).
 @WebKitActor
 final class WebContextPool {
     static let shared = WebContextPool()
@@ -66,6 +67,7 @@ final class WebContextPool {
     }
 
     private func configure(_ context: UnsafeMutablePointer<WebKitWebContext>) {
+        WebProcessSandbox.apply(to: context)
         webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_context_get_website_data_manager(context),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)

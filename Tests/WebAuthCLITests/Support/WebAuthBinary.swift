@@ -24,7 +24,9 @@ struct WebAuthBinary {
         var base = ProcessInfo.processInfo.environment.filter { $0.key != "DISPLAY" && $0.key != "WAYLAND_DISPLAY" }
         base["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         base["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        base["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"  // no Secret Service: the file store, inspectable
+        // No Secret Service: the file store, inspectable. The socket is in a directory of its own:
+        // WebKit mounts that directory into its D-Bus proxy's sandbox.
+        base["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + home.appendingPathComponent("no-bus").path
         return base.merging(environment) { $1 }
     }
 

@@ -17,6 +17,7 @@ final class GTKHostApplication: @unchecked Sendable {
     init() throws {
         let display = try VirtualDisplay(width: 1024, height: 768)
         setenv("DISPLAY", display.name, 1)
+        setenv("XAUTHORITY", display.authority.path, 1)
         let ready = DispatchSemaphore(value: 0)
         let created = Mutex<UInt>(0)
         let finished = self.finished
