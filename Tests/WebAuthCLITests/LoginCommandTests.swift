@@ -89,7 +89,7 @@ struct LoginCommandTests {
         let down = try await login(provider)
         #expect(down.status == 4 && down.stderr.hasPrefix("Error: sign-in failed: network error"), "stderr: \(down.stderr)")
         for run in [denied, broken, down] {
-            #expect(run.stdout.isEmpty && run.stderr.split(separator: "\n").count == 1, "one line, no stack trace")
+            #expect(run.stdout.isEmpty && run.stderr.split(separator: "\n").count == 1, "one line, no stack trace: \(run.stderr)")
         }
     }
 

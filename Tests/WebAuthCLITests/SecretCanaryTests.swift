@@ -53,6 +53,7 @@ struct SecretCanaryTests {
                                          "--script", try webauth.file("\(label).yaml", Self.script(steps)),
                                          "--trace", folder.path + ".trace.json", "--artifacts", folder.path] + extra)
             outputs += [Output(label: "\(label) stdout", text: run.stdout), Output(label: "\(label) stderr", text: run.stderr)]
+            if run.status != 0 { print("canary: \(label) exited \(run.status): \(run.stderr.split(separator: "\n").last ?? "")") }
             return run.status
         }
 

@@ -2,7 +2,10 @@ import Foundation
 
 /// The WebKit web processes (and other helpers) this test process started, found in /proc by parent chain.
 enum WebProcesses {
-    /// Sends SIGKILL to every WebKitWebProcess descended from this process; returns how many.
+    /// Sends SIGKILL to every WebKitWebProcess this process's own engine started (directly, or
+    /// through WebKit's bubblewrap sandbox); returns how many. The web processes of other
+    /// programs this process runs (the `webauth` binary, exit-test children) are left alone:
+    /// their tests run at the same time.
     @discardableResult
     static func killAll() -> Int {
         let targets = descendants(named: "WebKitWebProces")
@@ -10,9 +13,10 @@ enum WebProcesses {
         return targets.count
     }
 
-    /// The processes descended from this one whose name (as /proc shows it, 15 characters) starts with `prefix`.
+    /// The processes this one started, directly or through bubblewrap, whose name (as /proc shows
+    /// it, 15 characters) starts with `prefix`: not those of another program it runs.
     static func descendants(named prefix: String) -> [pid_t] {
-        lineage(named: prefix).map(\.pid)
+        lineage(named: prefix).filter { $0.ancestors.allSatisfy { $0 == "bwrap" } }.map(\.pid)
     }
 
     /// The same processes, each with the names of the processes between it and this one (its
