@@ -200,7 +200,7 @@ static inline void cwk_main_context_schedule(GMainContext *context, GSourceFunc 
     g_source_unref(source);
 }
 
-/* ---- Fail closed, item 5: no downloads, no printing -------------------- */
+/* ---- Downloads and printing: a sign-in does neither ------------------------ */
 
 /** WebKitWebContext::download-started: every download of the context's views, whatever
  *  started it (a `download` link, a response WebKit saves), passes here first. */
