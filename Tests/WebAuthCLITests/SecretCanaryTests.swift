@@ -33,6 +33,7 @@ struct SecretCanaryTests {
         var configuration = DevProviderConfiguration()
         configuration.accessTokenLifetime = 30  // always due for a refresh
         configuration.slowResponseSeconds = 20
+        configuration.clients = [.demo, OpenIDProvider.Client(clientID: "desktop-app", redirectURIs: ["http://127.0.0.1/callback"])]
         let provider = try await OpenIDProvider.start(configuration: configuration)
         let tls = try TLSFixture()
         defer { tls.stop() }
@@ -92,6 +93,17 @@ struct SecretCanaryTests {
                                      .expiredIDToken, .badIDTokenSignature] {
             #expect(try await login(fault.rawValue, Self.signIn, faults: [fault]) == 3, "\(fault)")
         }
+        // The system browser: curl signs in and follows the redirect to the loopback listener; a
+        // browser that does nothing leaves the listener to time out.
+        let browser = try webauth.file("browser.sh", """
+            #!/bin/sh
+            location=$(curl -s -o /dev/null -w '%header{location}' -d username=alice -d password=wonderland "$1")
+            curl -s "$location" > /dev/null
+            """)
+        chmod(browser, 0o755)
+        let systemBrowser = ["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--system-browser", "--verbose"]
+        #expect(try await command("system-browser", systemBrowser + ["--browser-command", browser, "--timeout", "60"]) == 0)
+        #expect(try await command("system-browser-timeout", systemBrowser + ["--browser-command", "/bin/true", "--timeout", "3"]) == 5)
         #expect(try await login("saved", Self.signIn) == 0)
         #expect(try await command("userinfo-failed", ["userinfo"], faults: [.serverError]) != 0)
         #expect(try await command("refresh-rejected", ["token"], faults: [.invalidGrant]) == 6)
@@ -122,7 +134,7 @@ struct SecretCanaryTests {
         }
     }
 
-    /// Every regular file below `folder`, this test's own inputs (login scripts) left out.
+    /// Every regular file below `folder`, this test's own inputs (login scripts, the browser script) left out.
     static func files(under folder: URL) -> [String] {
         let walker = FileManager.default.enumerator(atPath: folder.path)
         return (walker?.allObjects as? [String] ?? [])
@@ -130,7 +142,7 @@ struct SecretCanaryTests {
             .filter { path in
                 var isDirectory: ObjCBool = false
                 return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-                    && !path.hasSuffix(".yaml")
+                    && !path.hasSuffix(".yaml") && !path.hasSuffix(".sh")
             }
     }
 }
