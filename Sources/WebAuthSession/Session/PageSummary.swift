@@ -10,7 +10,8 @@ public struct PageSummary: Sendable, Hashable, CustomStringConvertible {
     public let title: String
     /// The page's error message: the text of the first non-empty `[role=alert]` or
     /// `[aria-live]` element, else of an element whose class or ID says "error", else the text
-    /// beside the form, else the page's first words. Empty when the page shows no text.
+    /// beside the form, else the page's first words (headings left out). Empty when the page
+    /// shows no text.
     public let message: String
 
     /// A summary of a page at `url` (redacted here).
@@ -33,8 +34,10 @@ public struct PageSummary: Sendable, Hashable, CustomStringConvertible {
             const form = document.querySelector('form');
             const besideForm = form ? [form.previousElementSibling, form.nextElementSibling]
                 .filter((element) => element && !/^(H[1-6]|FORM|LABEL|SCRIPT|STYLE)$/.test(element.tagName)) : [];
+            const bodyText = document.body ? [...document.body.children]
+                .filter((element) => !/^(H[1-6]|SCRIPT|STYLE|NOSCRIPT)$/.test(element.tagName)).map(text).join(' ').trim() : '';
             const message = firstText(all('[role=alert]')) || firstText(all('[aria-live]:not([aria-live=off])'))
-                || firstText(all('[class*=error i], [id*=error i]')) || firstText(besideForm) || text(document.body);
+                || firstText(all('[class*=error i], [id*=error i]')) || firstText(besideForm) || bodyText || text(document.body);
             return { url: location.href, title: document.title, message: message.slice(0, 300) };
         })()
         """
