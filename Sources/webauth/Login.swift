@@ -84,10 +84,10 @@ struct Login: AsyncParsableCommand {
                             shown.session = session
                             narrator.follow(session)
                             try await loginScript?.run(in: session) { number, step in
-                                progress.started = number
+                                progress.starting(number)
                                 if verbose { narrator.say("step \(number): \(step)") }
                             }
-                            progress.finished = true
+                            progress.finish()
                         }
                 })
             } catch let error as SignInError {
@@ -151,32 +151,6 @@ struct Login: AsyncParsableCommand {
             parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         return parameters
-    }
-}
-
-/// How far the login script got, for a report of a sign-in that ended before it finished.
-final class ScriptProgress: Sendable {
-    private let state = Mutex<(started: Int, finished: Bool)>((0, false))
-
-    /// The number of the step that ran last (from 1).
-    var started: Int {
-        get { state.withLock { $0.started } }
-        set { state.withLock { $0.started = newValue } }
-    }
-
-    /// Whether every step ran.
-    var finished: Bool {
-        get { state.withLock { $0.finished } }
-        set { state.withLock { $0.finished = newValue } }
-    }
-
-    /// Names in `report` the step of `script` that was running and the ones that never ran.
-    func describe(_ script: LoginScript, in report: inout FailureReport) {
-        let (started, finished) = state.withLock { $0 }
-        guard !finished else { return }
-        let numbered = script.steps.enumerated().map { "step \($0.offset + 1): \($0.element)" }
-        if started > 0 { report.step = numbered[started - 1] }
-        report.stepsNotRun = Array(numbered[started...])
     }
 }
 
