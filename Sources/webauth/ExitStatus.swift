@@ -34,7 +34,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .networkError: "Check that the provider is reachable and its certificate is valid, then retry."
         case .timedOut: "Retry, or allow more time with --timeout."
         case .signInRequired: "Run `webauth login` first."
-        case .scriptFailed: "Fix the named step of the login script; --verbose shows the navigation log."
+        case .scriptFailed: "Fix the login script: the step it names, or the value it typed; --verbose shows the navigation log."
         case .usage: "See `webauth help`."
         }
     }
@@ -82,7 +82,10 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .closedByUser, .cancelled: .cancelled
         case .timedOut, .abandoned: .timedOut
         case .loadFailed, .tlsFailure: .networkError
-        case .invalidCallback, .embeddedViewRefused: .providerError
+        case .invalidCallback, .embeddedViewRefused, .providerErrorPage: .providerError
+        // Only a login script's page settles, and the page was still asking for something: the
+        // script or the values it typed (a wrong password) are what to fix.
+        case .pageSettled: .scriptFailed
         case .formPostNotCapturable, .invalidOption: .usage
         case .webProcessTerminated, .noDisplay, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:

@@ -38,7 +38,11 @@ struct Login: AsyncParsableCommand {
                                valueName: "path"))
     var browserCommand: String?
 
-    @Option(help: ArgumentHelp("Where a failed login script leaves its screenshot, page facts and navigation log (default: a new directory under $TMPDIR).",
+    @Option(help: ArgumentHelp("With --script: fail when the page stays still this long after the last step with no redirect (default: 10; 0: wait for --timeout).",
+                               valueName: "seconds"))
+    var settleTime: Double?
+
+    @Option(help: ArgumentHelp("Where a failed sign-in leaves its screenshot, page facts and navigation log (default with --script: a new directory under $TMPDIR).",
                                valueName: "directory"))
     var artifacts: String?
 
@@ -55,8 +59,7 @@ struct Login: AsyncParsableCommand {
         try await reportingFailures {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
-            let loginScript: LoginScript?
-            do { loginScript = try script.map { try LoginScript(contentsOfFile: $0) } } catch { throw CommandFailure(.usage, "\(error)") }
+            let loginScript = try readScript()
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
@@ -66,6 +69,7 @@ struct Login: AsyncParsableCommand {
             let store = try profile.store()
             let verbose = presentation.verbose
             let shown = SessionBox()
+            let progress = ScriptProgress()
             let outcome: Result<SignInResult, SignInError>
             do {
                 outcome = .success(try await narrator.waiting(for: "the sign-in") {
@@ -80,8 +84,10 @@ struct Login: AsyncParsableCommand {
                             shown.session = session
                             narrator.follow(session)
                             try await loginScript?.run(in: session) { number, step in
+                                progress.starting(number)
                                 if verbose { narrator.say("step \(number): \(step)") }
                             }
+                            progress.finish()
                         }
                 })
             } catch let error as SignInError {
@@ -91,22 +97,38 @@ struct Login: AsyncParsableCommand {
             let state: AuthState
             switch outcome {
             case .success(let result): state = result.authState
-            case .failure(.script(let message, let report?)): throw Self.reportScriptFailure(message, report, in: artifacts)
-            case .failure(let error): throw CommandFailure(error)
+            case .failure(let error):
+                if case .script(_, let report?) = error { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
+                guard var report = await shown.session?.failureSnapshot, loginScript != nil || artifacts != nil else { throw CommandFailure(error) }
+                if let loginScript { progress.describe(loginScript, in: &report) }
+                throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts)
             }
             do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
             print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
         }
     }
 
-    /// Leaves the failed script's artefacts in `directory` (or a new temporary one) and says where.
-    private static func reportScriptFailure(_ message: String, _ report: FailureReport, in directory: String?) -> CommandFailure {
+    /// The --script file, with --settle-time applied.
+    private func readScript() throws(CommandFailure) -> LoginScript? {
+        guard let script else { return nil }
+        var loginScript: LoginScript
+        do { loginScript = try LoginScript(contentsOfFile: script) } catch { throw CommandFailure(.usage, "\(error)") }
+        if let settleTime {
+            guard settleTime >= 0 else { throw CommandFailure(.usage, "--settle-time must not be negative") }
+            loginScript.settleTimeout = LoginScript.settleTimeout(seconds: settleTime)
+        }
+        return loginScript
+    }
+
+    /// Leaves the failed sign-in's artefacts in `directory` (or a new temporary one) and adds
+    /// where to `failure`'s message.
+    private static func leavingArtifacts(_ failure: CommandFailure, _ report: FailureReport, in directory: String?) -> CommandFailure {
         let target = directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("webauth-failure-\(UUID().uuidString.prefix(8))")
         do { try report.write(to: target) } catch {
-            return CommandFailure(.scriptFailed, "sign-in failed: \(message) (no artifacts: \(target.path): \(error.localizedDescription))")
+            return CommandFailure(failure.status, "\(failure.message) (no artifacts: \(target.path): \(error.localizedDescription))")
         }
-        return CommandFailure(.scriptFailed, "sign-in failed: \(message); screenshot, page and navigation log in \(target.path)")
+        return CommandFailure(failure.status, "\(failure.message); screenshot, page and navigation log in \(target.path)")
     }
 
     /// Writes the session's navigation log as JSON.

@@ -269,3 +269,40 @@ extension LoginCommandTests {
         }
     }
 }
+
+extension LoginCommandTests {
+    @Test("a wrong password exits 7 once the page settles, quoting the page; it and a timeout leave their artefacts")
+    func settledAndTimedOutArtifacts() async throws {
+        let provider = try await OpenIDProvider.start()
+        let wrong = webauth.home.appendingPathComponent("wrong")
+        let settled = try await login(provider, ["--artifacts", wrong.path, "--settle-time", "2"],
+                                      environment: ["ALICE_PASSWORD": "not-the-password-5e2a"])
+        #expect(settled.status == 7, "stderr: \(settled.stderr)")
+        #expect(settled.stderr.contains("\"Wrong user name or password.\""), "stderr: \(settled.stderr)")
+        #expect(settled.stderr.contains("screenshot, page and navigation log in \(wrong.path)"))
+        #expect(settled.stderr.split(separator: "\n").count == 1 && !settled.stderr.contains("not-the-password-5e2a"))
+        let page = try JSONValue(parsing: String(contentsOf: wrong.appendingPathComponent("page.json"), encoding: .utf8))
+        #expect(page["visible_text"]?.stringValue?.contains("Wrong user name or password.") == true)
+        #expect(page["steps_not_run"] == .array([]), "every step ran")
+
+        let slow = webauth.home.appendingPathComponent("timeout")
+        let timedOut = try await login(provider, ["--artifacts", slow.path, "--timeout", "3"], script: """
+            steps:
+              - wait_for: "#never-there"
+              - click: "#sign-in"
+            """)
+        #expect(timedOut.status == 5, "stderr: \(timedOut.stderr)")
+        #expect(timedOut.stderr.contains("screenshot, page and navigation log in \(slow.path)"), "stderr: \(timedOut.stderr)")
+        let facts = try JSONValue(parsing: String(contentsOf: slow.appendingPathComponent("page.json"), encoding: .utf8))
+        #expect(facts["step"] == .string("step 1: wait for '#never-there'"))
+        #expect(facts["steps_not_run"] == .array([.string("step 2: click '#sign-in'")]))
+        #expect(facts["title"] == .string("Sign in to the development provider"))
+        for folder in [wrong, slow] {
+            let png = try Data(contentsOf: folder.appendingPathComponent("screenshot.png"))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            let log = try JSONValue(parsing: String(contentsOf: folder.appendingPathComponent("navigation.json"), encoding: .utf8))
+            guard case .array(let entries) = log else { Issue.record("not a list: \(log)"); continue }
+            #expect(entries.contains { $0["kind"] == .string("load-committed") })
+        }
+    }
+}

@@ -79,9 +79,8 @@ struct SecretCanaryTests {
               - fill: "#password"
                 env: WRONG_PASSWORD
               - press_enter: "#password"
-              - wait_for: "#never-there"
 
-            """) == 7)
+            """, ["--settle-time", "2"]) == 7)
         #expect(try await login("timeout", "  - wait_for: \"#username\"\n", ["--timeout", "3"]) == 5)
         #expect(try await login("near-miss", away(to: "com.example.webauth:/callbackx") + Self.signIn) == 0)
         let closed = try ClosedPort()

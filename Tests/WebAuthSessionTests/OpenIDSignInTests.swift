@@ -79,19 +79,18 @@ extension EngineTests {
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
         }
 
-        @Test("an unregistered redirect URI is never redirected to: the page says so and nothing is captured")
+        @Test("an unregistered redirect URI is never redirected to: the provider's error page ends the sign-in, nothing is captured")
         func unregisteredRedirect() async throws {
             let provider = try await provider()
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
                                              redirectURI: try RedirectURI("com.example.evil:/callback"))
             do {
-                _ = try await client.signIn(options: TestEngine.options(timeout: .seconds(60))) { session in
-                    try await session.waitForElement("#message")
-                    session.cancel()
-                }
+                _ = try await client.signIn(options: TestEngine.options(timeout: .seconds(60)))
                 Issue.record("signed in with an unregistered redirect URI")
             } catch {
-                #expect(error == .session(.cancelled))
+                guard case .session(.providerErrorPage(let status, let page)) = error else { throw error }
+                #expect(status == 400 && page.title == "Invalid redirect URI")
+                #expect(page.message == "The redirect URI is not registered for this application.")
             }
         }
     }

@@ -5,6 +5,8 @@ import Foundation
 public struct FailureReport: Sendable, Hashable {
     /// The step that failed (its description), if a script was running.
     public var step: String?
+    /// The script's steps that never ran (their descriptions), when the sign-in ended first.
+    public var stepsNotRun: [String] = []
     /// Why it failed.
     public var reason: String?
     /// The page's URL.
@@ -18,7 +20,7 @@ public struct FailureReport: Sendable, Hashable {
     /// The session's navigation log up to the failure.
     public var navigationLog: [NavigationLogEntry]
 
-    /// Writes `screenshot.png`, `page.json` (step, reason, URL, title, text) and
+    /// Writes `screenshot.png`, `page.json` (step, steps not run, reason, URL, title, text) and
     /// `navigation.json` into `directory` (created with its missing parents, mode 0700), each
     /// file mode 0600, and returns their URLs.
     @discardableResult
@@ -33,13 +35,14 @@ public struct FailureReport: Sendable, Hashable {
             written.append(url)
         }
         if let screenshotPNG { try save(screenshotPNG, "screenshot.png") }
-        try save(try encoder.encode(PageFacts(step: step, reason: reason, url: url, title: title, visibleText: visibleText)), "page.json")
+        try save(try encoder.encode(PageFacts(step: step, stepsNotRun: stepsNotRun, reason: reason, url: url, title: title, visibleText: visibleText)), "page.json")
         try save(try encoder.encode(navigationLog), "navigation.json")
         return written
     }
 
     private struct PageFacts: Encodable {
         let step: String?
+        let stepsNotRun: [String]
         let reason: String?
         let url: String?
         let title: String?
@@ -47,6 +50,7 @@ public struct FailureReport: Sendable, Hashable {
 
         enum CodingKeys: String, CodingKey {
             case step, reason, url, title
+            case stepsNotRun = "steps_not_run"
             case visibleText = "visible_text"
         }
     }

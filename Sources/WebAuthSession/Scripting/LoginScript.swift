@@ -28,6 +28,11 @@ import OpenIDConnect
 /// from a loopback host. The steps run in an isolated JavaScript world, so a value never
 /// passes through the page's globals; only a ``LoginStep/javaScript(_:)`` step runs in the
 /// page's own world.
+///
+/// A script that has done its last step watches the page: if nothing loads or navigates for
+/// ``settleTimeout`` and no redirect came (a wrong password, a page the script does not
+/// handle), the sign-in fails at once with ``WebAuthSessionError/pageSettled(_:after:)``,
+/// which quotes the page's error message, instead of waiting out the session's timeout.
 public struct LoginScript: Sendable, Hashable, Decodable {
     /// The steps, in order.
     public var steps: [LoginStep]
@@ -36,19 +41,26 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// Hosts besides the provider's (the host the session started on) whose pages may receive
     /// secrets: an upstream identity provider the login passes through. Default: none.
     public var secretHosts: Set<String>
+    /// How long the page may stay still after the last step before the sign-in fails with
+    /// ``WebAuthSessionError/pageSettled(_:after:)``; nil waits for the session's timeout (a
+    /// page that waits for a person, or a phone). Default: 10 seconds.
+    public var settleTimeout: Duration?
 
     /// A script of `steps`.
-    public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = []) {
+    public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = [],
+                settleTimeout: Duration? = .seconds(10)) {
         self.steps = steps
         self.stepTimeout = stepTimeout
         self.secretHosts = secretHosts
+        self.settleTimeout = settleTimeout
     }
 
     private enum CodingKeys: String, CodingKey {
-        case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts"
+        case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts", settleTime = "settle_time"
     }
 
-    /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...]}`.
+    /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...], settle_time: SECONDS}`
+    /// (`settle_time: 0`: wait for the session's timeout).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         steps = try container.decode([LoginStep].self, forKey: .steps)
@@ -58,6 +70,16 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             throw DecodingError.dataCorruptedError(forKey: .stepTimeout, in: container, debugDescription: "step_timeout must be positive")
         }
         stepTimeout = .milliseconds(Int(seconds * 1000))
+        let settle = try container.decodeIfPresent(Double.self, forKey: .settleTime) ?? 10
+        guard settle >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .settleTime, in: container, debugDescription: "settle_time must not be negative")
+        }
+        settleTimeout = Self.settleTimeout(seconds: settle)
+    }
+
+    /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout).
+    public static func settleTimeout(seconds: Double) -> Duration? {
+        seconds > 0 ? .milliseconds(Int(seconds * 1000)) : nil
     }
 
     /// Where every failed script leaves its ``FailureReport`` unasked: `$WEBAUTH_ARTIFACTS_DIR`
@@ -66,7 +88,8 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         ProcessInfo.processInfo.environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
     }
 
-    /// Runs the steps in `session`'s page; `progress` hears each step before it runs.
+    /// Runs the steps in `session`'s page; `progress` hears each step before it runs. After the
+    /// last step the session fails if its page settles (``settleTimeout``).
     /// - Parameters:
     ///   - environment: where ``LoginValue/environment(_:)`` values come from.
     ///   - artifactsDirectory: if set, a failure's report is also written to a new directory in it.
@@ -89,6 +112,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                 throw LoginScriptError(stepNumber: index + 1, step: step, reason: reason, report: report)
             }
         }
+        if let settleTimeout { await session.failWhenSettled(after: settleTimeout) }
     }
 
     /// This script as the `script:` of ``OpenIDConnectClient/signIn(scopes:responseType:responseMode:additionalParameters:options:script:)``,

@@ -139,11 +139,10 @@ extension WebAuthenticationSession {
     /// The page's URL, title and visible text, screenshot and navigation log: what a person
     /// fixing a login script needs. Parts that cannot be had (the page is gone) are left out.
     public func failureReport(step: String? = nil, reason: String? = nil) async -> FailureReport {
-        let state = try? await evaluateJavaScript(
-            "({url: location.href, title: document.title, text: document.body ? document.body.innerText : ''})",
-            timeout: .seconds(5))
-        return FailureReport(step: step, reason: reason, url: (state?["url"]?.stringValue).map(URLRedaction.redactingValues) ?? page?.redactedCurrentURL,
-                             title: state?["title"]?.stringValue, visibleText: state?["text"]?.stringValue,
-                             screenshotPNG: try? await screenshot(timeout: .seconds(5)), navigationLog: navigationLog)
+        let timeout = Duration.seconds(5)
+        guard let page = try? await runningPage(before: .now + timeout, timeout: timeout, waitingFor: "the page") else {
+            return FailureReport(step: step, reason: reason, url: page?.redactedCurrentURL, navigationLog: navigationLog)
+        }
+        return await page.failureReport(step: step, reason: reason, navigationLog: navigationLog, timeout: timeout)
     }
 }

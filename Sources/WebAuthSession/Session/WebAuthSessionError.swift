@@ -40,6 +40,15 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
     case abandoned(after: Duration)
     /// The system browser could not be opened (no `xdg-open` or `gio`, or the opener failed).
     case browserUnavailable(String)
+    /// A login script's last step had run, then nothing loaded or navigated for `after` and no
+    /// redirect came: a wrong password, or a page the script does not handle. `page` says what
+    /// it showed, its error message first. Fix the script or its values, or allow more time
+    /// with ``LoginScript/settleTimeout``.
+    case pageSettled(PageSummary, after: Duration)
+    /// The provider answered the authorization request (or a redirect from it) with HTTP
+    /// `status` (4xx or 5xx) instead of a login page: an unknown client ID, a redirect URI it
+    /// does not know, a fault of its own. `page` says what its error page showed.
+    case providerErrorPage(status: Int, PageSummary)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -63,6 +72,8 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
         case .embeddedViewRefused(let url, let host): "\(host) refuses to sign in inside an embedded browser (\(url)); use the system browser"
         case .abandoned(let after): "nobody used the sign-in page for \(after): it was reset"
         case .browserUnavailable(let message): "the system browser could not be opened: \(message)"
+        case .pageSettled(let page, let after): "no redirect, and the page did not change for \(after) after the login script's last step: \(page)"
+        case .providerErrorPage(let status, let page): "the provider answered the authorization request with HTTP \(status): \(page)"
         }
     }
 }

@@ -38,6 +38,14 @@ public final class WebAuthenticationSession {
     /// What happened so far: page loads, titles, and every navigation decision (load progress
     /// left out). Kept after the session ends, for a harness's artefacts or a trace.
     public private(set) var navigationLog: [NavigationLogEntry] = []
+    /// The page as it was when the session timed out, settled or met the provider's error page
+    /// (screenshot, redacted URL, title, text, navigation log), taken before its window closed:
+    /// a harness's artefacts. Nil after any other ending.
+    public private(set) var failureSnapshot: FailureReport?
+    /// When the page last loaded, navigated or changed its title (any event).
+    private(set) var lastActivity = ContinuousClock.now
+    /// The task that ends the session once its page settles (``failWhenSettled(after:)``).
+    var settleWatch: Task<Void, Never>?
 
     private enum State {
         case idle
@@ -99,6 +107,7 @@ public final class WebAuthenticationSession {
             page = try SignInPage(
                 startURL: url, policy: NavigationPolicy(redirectURI: redirectURI, allowedHosts: allowedHosts), options: options, logger: logger,
                 onEvent: { [weak self, eventSink] event in
+                    self?.noteActivity()
                     self?.log(event)
                     eventSink.yield(event)
                 },
@@ -111,20 +120,39 @@ public final class WebAuthenticationSession {
 
     /// Reports the outcome once: the page is told first (so it stops reacting), then, on the
     /// next loop iteration (outside any WebKit signal emission), the window is destroyed and
-    /// the caller resumed.
-    private func finish(_ outcome: SignInPage.Outcome) {
+    /// the caller resumed. A timeout, a settled page and a provider's error page are first
+    /// kept in ``failureSnapshot``.
+    func finish(_ outcome: SignInPage.Outcome) {
         guard case .running(let continuation, let timeout) = state else { return }
         state = .finished
         timeout.cancel()
+        settleWatch?.cancel()
         page?.end(with: outcome)
         let page = self.page
         notifyPageWaiters()
         Task {
+            if case .failure(let error) = outcome, Self.keepsSnapshot(error), let page {
+                self.failureSnapshot = await page.failureReport(reason: "\(error)", navigationLog: self.navigationLog, timeout: .seconds(5))
+            }
             page?.close()
             self.page = nil
             self.eventSink.finish()
             continuation.resume(with: outcome.mapError { $0 as any Error })
         }
+    }
+
+    /// Whether `error` ends a session whose page is worth keeping: it was still showing
+    /// something a person fixing the sign-in needs to see.
+    private static func keepsSnapshot(_ error: WebAuthSessionError) -> Bool {
+        switch error {
+        case .timedOut, .pageSettled, .providerErrorPage: true
+        default: false
+        }
+    }
+
+    /// Restarts the settle timer: the page did something.
+    func noteActivity() {
+        lastActivity = .now
     }
 
     /// The page, once ``start()`` has created it and its first document is committed; waits

@@ -24,6 +24,9 @@ final class SignInPage {
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// Whether a document has been committed (scripts then run in a real page, not about:blank).
     private(set) var hasCommittedLoad = false
+    /// The HTTP error status (4xx, 5xx) the provider answered the first load (the start page and
+    /// its redirects) with; the page then fails once that error page has loaded.
+    private var startPageErrorStatus: Int?
     private let refusalMarkers: [String]
     /// A kiosk's last input, and the task that ends the page when it is too long ago.
     private var lastInput = ContinuousClock.now
@@ -386,6 +389,7 @@ final class SignInPage {
         case WEBKIT_LOAD_REDIRECTED:
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
+            if !hasCommittedLoad { startPageErrorStatus = Self.errorStatus(of: view) }
             hasCommittedLoad = true
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
@@ -394,21 +398,51 @@ final class SignInPage {
         case WEBKIT_LOAD_FINISHED:
             onEvent(.loadFinished(url: url))
             notifyPageChange()
-            checkForEmbeddedViewRefusal(view, url: url, host: host)
+            checkForEmbeddedViewRefusal(view, url: url, host: host) { [weak self] in self?.failOnStartPageError() }
         default:
             break
         }
     }
 
-    /// Ends the session when the page says the provider refuses embedded views.
-    private func checkForEmbeddedViewRefusal(_ view: UnsafeMutablePointer<WebKitWebView>, url: String, host: String) {
-        guard !refusalMarkers.isEmpty else { return }
+    /// Ends the session when the page says the provider refuses embedded views; otherwise
+    /// calls `notRefused` (a refusal is the more precise failure when both apply).
+    private func checkForEmbeddedViewRefusal(_ view: UnsafeMutablePointer<WebKitWebView>, url: String, host: String,
+                                             notRefused: @escaping @WebKitActor () -> Void) {
+        guard !refusalMarkers.isEmpty else { return notRefused() }
         let script = "location.href + '\\n' + (document.body ? document.body.innerText.slice(0, 50000) : '')"
         JavaScriptBridge.evaluate(script, in: view, world: JavaScriptBridge.helperWorld) { [weak self] result in
-            guard let self, !self.hasEnded, case .success(.string(let text)) = result,
-                  self.refusalMarkers.contains(where: { text.contains($0) }) else { return }
+            guard let self, !self.hasEnded else { return }
+            guard case .success(.string(let text)) = result, self.refusalMarkers.contains(where: { text.contains($0) }) else {
+                return notRefused()
+            }
             self.fail(.embeddedViewRefused(url: url, host: host))
         }
+    }
+
+    /// The HTTP status of the committed page's response if it is an error (4xx, 5xx).
+    private static func errorStatus(of view: UnsafeMutablePointer<WebKitWebView>) -> Int? {
+        guard let resource = webkit_web_view_get_main_resource(view), let response = webkit_web_resource_get_response(resource) else {
+            return nil
+        }
+        let status = Int(webkit_uri_response_get_status_code(response))
+        return status >= 400 ? status : nil
+    }
+
+    /// Ends the session with ``WebAuthSessionError/providerErrorPage(status:_:)`` when the start
+    /// page was an error page: nobody can sign in there. Later pages may answer with an error
+    /// status and still be a login page (a wrong password's 401).
+    private func failOnStartPageError() {
+        guard let status = startPageErrorStatus else { return }
+        startPageErrorStatus = nil
+        Task {
+            let page = await self.summary(timeout: .seconds(5))
+            self.fail(.providerErrorPage(status: status, page))
+        }
+    }
+
+    /// Whether the view is loading a page now.
+    var isLoading: Bool {
+        view.map { webkit_web_view_is_loading($0) != 0 } ?? false
     }
 
     private func tlsState(_ view: UnsafeMutablePointer<WebKitWebView>) -> TLSState {
