@@ -71,6 +71,7 @@ extension EngineTests {
             let page = site.page(body: "<p>no such element</p>")
             let (session, _) = try running(page)
             defer { session.cancel() }
+            try await session.waitForText("no such element")  // the page first: the short wait below is for the element alone
             do {
                 try await session.waitForElement("#missing", timeout: .milliseconds(300))
                 Issue.record("expected a timeout")
