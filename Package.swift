@@ -92,10 +92,11 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),
         .testTarget(
             name: "WebAuthSessionTests",
-            dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK"],
+            dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// `webauth provider`: the development provider as its own process, used over plain HTTP.
@@ -10,18 +11,11 @@ struct ProviderCommandTests {
     @Test("prints its issuer, answers discovery with the configured faults, and stops on SIGINT with status 0")
     func runsAndStops() async throws {
         let config = try webauth.file("provider.json", #"{"clients": [{"client_id": "cli", "redirect_uris": ["http://127.0.0.1:8/cb"]}]}"#)
-        let process = Process()
-        process.executableURL = WebAuthBinary.binary
-        process.arguments = ["provider", "--config", config, "--fault", "wrong-issuer"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let line = try #require(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let process = try ChildProcess(WebAuthBinary.binary.path, ["provider", "--config", config, "--fault", "wrong-issuer"],
+                                       environment: webauth.baseEnvironment, stdout: .pipe)
+        defer { process.signal(SIGKILL) }
+        let firstOutput = process.output?.availableData ?? Data()
+        let line = try #require(String(decoding: firstOutput, as: UTF8.self)
             .split(separator: "\n").first.map(String.init))
         #expect(line.hasPrefix("http://127.0.0.1:"))
         let configuration = try await ProviderConfiguration.discover(issuer: line)
@@ -34,9 +28,8 @@ struct ProviderCommandTests {
             headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("username=alice&password=wonderland".utf8)))
         #expect(login.headers["location"]?.contains("iss=https%3A%2F%2Fattacker.example") == true, "the fault switch is on")
 
-        kill(process.processIdentifier, SIGINT)
-        var statuses = exited.stream.makeAsyncIterator()
-        #expect(await statuses.next() == 0)
+        process.signal(SIGINT)
+        #expect(await process.exitStatus() == 0)
     }
 
     @Test("a bad configuration or key file is a usage error")

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// Every path `webauth` can fail by (and the ones that work), run as a user would with every
@@ -36,7 +37,6 @@ struct SecretCanaryTests {
         configuration.clients = [.demo, OpenIDProvider.Client(clientID: "desktop-app", redirectURIs: ["http://127.0.0.1/callback"])]
         let provider = try await OpenIDProvider.start(configuration: configuration)
         let tls = try TLSFixture()
-        defer { tls.stop() }
         var webauth = WebAuthBinary()
         let temporary = webauth.home.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -110,6 +110,7 @@ struct SecretCanaryTests {
         #expect(try await command("refresh-cut-off", ["token"], faults: [.truncatedTokenResponse]) == 3)
         #expect(try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow]) == 5)
 
+        await tls.child.stop()
         let secrets = provider.secretsSeen
         #expect(secrets.count > 50, "the provider saw this many secrets: \(secrets.count)")
         // The control: the search finds a secret where one is printed on purpose.
@@ -149,7 +150,7 @@ struct SecretCanaryTests {
 /// The engine tests' HTTPS server with a self-signed certificate (`tls_server.py`), for the
 /// TLS-failure path.
 private struct TLSFixture {
-    let process: Process
+    let child: ChildProcess
     let port: Int
 
     init() throws {
@@ -157,22 +158,11 @@ private struct TLSFixture {
             .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_server.py")
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        let output = Pipe()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, workdir.path]
-        process.standardOutput = output
-        try process.run()
+        child = try ChildProcess("python3", [script.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        while let byte = try child.output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
-    }
-
-    /// Kills the server (SIGKILL: a child of a test thread inherits a mask that blocks SIGTERM).
-    func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }
 

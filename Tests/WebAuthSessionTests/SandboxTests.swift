@@ -1,5 +1,6 @@
 import CWebKitGTK
 import Foundation
+import TestSupport
 import OpenIDConnect
 import Testing
 @testable import WebAuthSession
@@ -9,14 +10,12 @@ extension EngineTests {
     @Suite("The web process sandbox")
     struct Sandbox {
         /// Whether bubblewrap can make a web process's namespaces on this machine, asked independently of the engine.
-        static var bubblewrapRuns: Bool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/bwrap")
-            process.arguments = ["--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "true"]
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
+        static func bubblewrapRuns() async -> Bool {
+            let arguments = ["--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "true"]
+            guard let child = try? ChildProcess("/usr/bin/bwrap", arguments, environment: ProcessInfo.processInfo.environment) else {
+                return false
+            }
+            return await child.exitStatus() == 0
         }
 
         @Test("where bubblewrap runs, the sandbox is on and the page's web process runs inside bwrap; elsewhere the diagnostics say why it is off")
@@ -30,7 +29,7 @@ extension EngineTests {
             let sandbox = await WebAuthEngine.diagnostics.webProcessSandbox
             let webProcesses = WebProcesses.lineage(named: "WebKitWebProces")
             #expect(!webProcesses.isEmpty, "no web process found")
-            if Self.bubblewrapRuns {
+            if await Self.bubblewrapRuns() {
                 #expect(sandbox == .on)
                 for (pid, ancestors) in webProcesses {
                     #expect(ancestors.first == "bwrap", "web process \(pid) runs under \(ancestors), not bwrap")
@@ -58,7 +57,7 @@ extension EngineTests.Sandbox {
     }
 
     @Test("where WebKit would not use bubblewrap, or its sandboxed D-Bus proxy would abort the program or write into /, the sandbox is off and says why")
-    func whereWebKitWouldNot() throws {
+    func whereWebKitWouldNot() async throws {
         let stray = FileManager.default.temporaryDirectory.appendingPathComponent("flatpak-info-\(UUID().uuidString)")
         try Data().write(to: stray)
         defer { try? FileManager.default.removeItem(at: stray) }
@@ -73,7 +72,7 @@ extension EngineTests.Sandbox {
         #expect(WebProcessSandbox.decide(environment: ["DBUS_SESSION_BUS_ADDRESS": missing])
             == .sessionBusUnusable(address: missing, reason: "the socket's directory /nonexistent does not exist"))
         let usual = "unix:path=\(FileManager.default.temporaryDirectory.path)/bus,guid=0f"
-        if Self.bubblewrapRuns {
+        if await Self.bubblewrapRuns() {
             #expect(WebProcessSandbox.decide(environment: ["DBUS_SESSION_BUS_ADDRESS": usual]) == .on)
         }
     }
@@ -83,7 +82,7 @@ extension EngineTests.Sandbox {
     @Test("a GTK application's own unsandboxed web process does not keep the engine's out of the sandbox (in a child process)")
     func hostWebProcessFirst() async {
         await #expect(processExitsWith: .success) {
-            guard EngineTests.Sandbox.bubblewrapRuns else { return }
+            guard await EngineTests.Sandbox.bubblewrapRuns() else { return }
             let host = try GTKHostApplication()
             // The application shows a page of its own, in WebKit's default context, before any sign-in.
             await Task { @WebKitActor in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import WebAuthSession
 
@@ -14,19 +15,11 @@ extension EngineTests {
         }
 
         /// The exit status of `xdpyinfo` on `display` with `XAUTHORITY` set to `authority`.
-        static func xdpyinfo(display: String, authority: String) throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["xdpyinfo"]
+        static func xdpyinfo(display: String, authority: String) async throws -> Int32 {
             var environment = ProcessInfo.processInfo.environment
             environment["DISPLAY"] = display
             environment["XAUTHORITY"] = authority
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+            return try await ChildProcess("xdpyinfo", [], environment: environment).exitStatus()
         }
 
         @Test("a client without the engine's cookie is refused; with it, it connects; the cookie's folder is 0700 and its file 0600")
@@ -39,8 +32,8 @@ extension EngineTests {
             try Data().write(to: empty)
             defer { try? FileManager.default.removeItem(at: empty) }
 
-            #expect(try Self.xdpyinfo(display: display, authority: empty.path) != 0, "a client with no cookie reached the display")
-            #expect(try Self.xdpyinfo(display: display, authority: authority) == 0, "the engine's cookie was not accepted")
+            #expect(try await Self.xdpyinfo(display: display, authority: empty.path) != 0, "a client with no cookie reached the display")
+            #expect(try await Self.xdpyinfo(display: display, authority: authority) == 0, "the engine's cookie was not accepted")
             let folder = URL(fileURLWithPath: authority).deletingLastPathComponent().path
             let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
             let fileMode = try FileManager.default.attributesOfItem(atPath: authority)[.posixPermissions] as? Int

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The built `webauth` binary, run as a user would: in a child process with no standard input,
 /// no display (so it starts its own Xvfb), and its own state directory.
@@ -37,26 +38,14 @@ struct WebAuthBinary {
         try await run(Self.binary, arguments, environment: extra)
     }
 
-    /// Runs `executable` the same way.
+    /// Runs `executable` the same way (a ``ChildProcess``: Foundation's `Process` may never hear of
+    /// the child's exit once WebKit's GLib has taken `SIGCHLD` in this process).
     func run(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) async throws -> Run {
         let id = UUID().uuidString
         let (outURL, errURL) = (home.appendingPathComponent("\(id).out"), home.appendingPathComponent("\(id).err"))
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = baseEnvironment.merging(extra) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let child = try ChildProcess(executable.path, arguments, environment: baseEnvironment.merging(extra) { $1 },
+                                     stdout: .file(outURL.path), stderr: .file(errURL.path))
+        let status = await child.exitStatus()
         return Run(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),
                    stderr: try String(contentsOf: errURL, encoding: .utf8))
     }

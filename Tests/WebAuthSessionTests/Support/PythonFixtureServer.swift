@@ -1,29 +1,25 @@
 import Foundation
+import TestSupport
 
 /// A test server written in Python (a script in Fixtures/), started in a private working
-/// directory; it prints its port on its first line. Killed (SIGKILL: a child spawned from a
-/// Swift runtime thread inherits a signal mask that blocks SIGTERM) when released.
+/// directory; it prints its port on its first line. Killed (SIGKILL, as a crash) when released,
+/// and reaped by its ``ChildProcess``.
 final class PythonFixtureServer: Sendable {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts `Fixtures/SCRIPT.py WORKDIR` and waits for its port.
     init(script: String) throws {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-\(script)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         let path = Bundle.module.url(forResource: script, withExtension: "py", subdirectory: "Fixtures")!
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path.path, workdir.path]
-        process.standardOutput = output
-        try process.run()
+        let process = try ChildProcess("python3", [path.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+        while let byte = try process.output?.read(upToCount: 1), let first = byte.first, first != 10 {
             line.append(first)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(script).py did not start"])
         }
         self.port = port
@@ -35,11 +31,10 @@ final class PythonFixtureServer: Sendable {
 
     /// Kills the server now (SIGKILL): its sockets are closed by the kernel, as when a provider crashes.
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
     }
 
     deinit {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
     }
 }
