@@ -13,7 +13,8 @@ import Testing
 struct SecretCanaryTests {
     static let wrongPassword = "not-the-password-4d1c"
 
-    static func script(_ steps: String) -> String { "step_timeout: 4\nsteps:\n" + steps }
+    /// A script; its steps wait up to 20 s (a cold engine under a loaded machine took 5 s to show the first page).
+    static func script(_ steps: String) -> String { "step_timeout: 20\nsteps:\n" + steps }
     static let signIn = """
           - fill: "#username"
             value: alice
