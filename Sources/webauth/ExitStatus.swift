@@ -123,7 +123,7 @@ extension AsyncParsableCommand {
     /// or scratch directory behind (see ``Interruption``).
     func reportingFailures(ifInterrupted outcome: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
         try await reportingFailures {
-            if let interruption = try await Interruption.cancelling(body) { await interruption.exit(saying: outcome) }
+            if let interruption = try await Interruption.cancelling(body) { interruption.exit(saying: outcome) }
         }
     }
 }

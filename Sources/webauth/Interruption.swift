@@ -1,10 +1,9 @@
 import Foundation
 import Synchronization
 import UnixSignals
-import WebAuthSession
 
 /// Ctrl-C (SIGINT) or SIGTERM arriving while a command runs: the command's work is cancelled,
-/// the engine shuts down, and the process exits with its own status (130 or 143).
+/// and the process exits with its own status (130 or 143) through the engine's exit teardown.
 enum Interruption {
     /// SIGINT, as Ctrl-C sends.
     case interrupt
@@ -48,11 +47,11 @@ enum Interruption {
         return nil
     }
 
-    /// Ends the engine's sessions, says in one line on stderr that `outcome` (what was left
-    /// undone), and exits with ``status``; the engine's exit handler then stops its display,
-    /// web processes and scratch directory.
-    func exit(saying outcome: String) async -> Never {
-        await WebAuthEngine.shutdown()
+    /// Says in one line on stderr that `outcome` (what was left undone), and exits with
+    /// ``status``. The cancelled work has closed its sessions; the engine's exit handler (when
+    /// the engine ran) then joins its loop thread, stops its display and removes its scratch
+    /// directories, and WebKit's processes end with this one.
+    func exit(saying outcome: String) -> Never {
         FileHandle.standardError.write(Data("Interrupted: \(outcome).\n".utf8))
         Foundation.exit(status.rawValue)
     }
