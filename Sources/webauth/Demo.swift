@@ -39,7 +39,7 @@ struct Demo: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "the demo was stopped") {
             let narrator = Narrator(verbose: verbose)
             var settings = DevProviderConfiguration()
             settings.clients = [OpenIDProvider.Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"],

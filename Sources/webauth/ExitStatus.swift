@@ -23,11 +23,15 @@ enum ExitStatus: Int32, CaseIterable {
     case scriptFailed = 7
     /// The command line or the configuration file is wrong.
     case usage = 64
+    /// Ctrl-C (SIGINT) stopped it; nothing after the interruption was done.
+    case interrupted = 130
+    /// SIGTERM stopped it; nothing after the interruption was done.
+    case terminated = 143
 
     /// What a person can do about it.
     var advice: String {
         switch self {
-        case .success: ""
+        case .success, .interrupted, .terminated: ""
         case .localFailure: "Check the message above; --verbose shows more."
         case .cancelled: "Run the command again to retry."
         case .providerError: "Check the issuer, client ID and redirect URI registered at the provider, or try again later."
@@ -111,6 +115,15 @@ extension AsyncParsableCommand {
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.status.advice)\n".utf8))
             throw ExitCode(failure.status.rawValue)
+        }
+    }
+
+    /// ``reportingFailures(_:)``, and Ctrl-C or SIGTERM cancels `body`: then the process prints
+    /// `Interrupted: outcome.` on stderr and exits 130 or 143, leaving no display, web process
+    /// or scratch directory behind (see ``Interruption``).
+    func reportingFailures(ifInterrupted outcome: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await reportingFailures {
+            if let interruption = try await Interruption.cancelling(body) { interruption.exit(saying: outcome) }
         }
     }
 }

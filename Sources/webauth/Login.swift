@@ -56,7 +56,7 @@ struct Login: AsyncParsableCommand {
     var showTokens = false
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved") {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
             let loginScript = try readScript()
@@ -98,6 +98,8 @@ struct Login: AsyncParsableCommand {
             switch outcome {
             case .success(let result): state = result.authState
             case .failure(let error):
+                // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
+                if Task.isCancelled { throw CommandFailure(error) }
                 if case .script(_, let report?) = error { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
                 guard var report = await shown.session?.failureSnapshot, loginScript != nil || artifacts != nil else { throw CommandFailure(error) }
                 if let loginScript { progress.describe(loginScript, in: &report) }

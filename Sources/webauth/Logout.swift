@@ -29,7 +29,7 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup(title: "Presentation") var presentation: PresentationOptions
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept") {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let saved = try SavedSignIn(profile: profile, secret: secret)
             let configuration = saved.state.configuration

@@ -13,7 +13,7 @@ struct Token: AsyncParsableCommand {
     @OptionGroup var secret: ClientSecretOptions
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "no token was printed") {
             let manager = try SavedSignIn(profile: profile, secret: secret).manager()
             do throws(AuthStateError) { print(try await manager.freshAccessToken()) } catch { throw CommandFailure(error) }
         }
@@ -29,7 +29,7 @@ struct Userinfo: AsyncParsableCommand {
     @OptionGroup var secret: ClientSecretOptions
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "nothing was printed") {
             let manager = try SavedSignIn(profile: profile, secret: secret).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }
@@ -44,7 +44,7 @@ struct Status: AsyncParsableCommand {
     @OptionGroup var profile: ProfileOptions
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "nothing was printed") {
             let store = try profile.store()
             let loaded: AuthState?
             do throws(AuthStateStoreError) { loaded = try store.load() } catch { throw CommandFailure(error) }

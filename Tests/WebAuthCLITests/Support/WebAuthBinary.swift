@@ -61,3 +61,46 @@ struct WebAuthBinary {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("webauth")
     }
 }
+
+extension WebAuthBinary {
+    /// A `webauth` started in the background, so that a test can act on it (signal it) while it runs.
+    struct Started {
+        /// The child's process ID.
+        let pid: pid_t
+        /// The child's stderr, chunk by chunk as it writes it, until every writer has closed it.
+        let stderr: AsyncStream<String>
+        /// The child's exit status, once it has exited.
+        let status: Task<Int32, Never>
+    }
+
+    /// Starts `webauth arguments` like ``callAsFunction(_:environment:)`` does, but returns at once;
+    /// stderr is a pipe, read as it comes (stdout is discarded).
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Started {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = baseEnvironment.merging(extra) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        let stderr = AsyncStream<String> { continuation in
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                guard !data.isEmpty else {
+                    handle.readabilityHandler = nil
+                    return continuation.finish()
+                }
+                continuation.yield(String(decoding: data, as: UTF8.self))
+            }
+        }
+        let (exits, exited) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = {
+            exited.yield($0.terminationStatus)
+            exited.finish()
+        }
+        try process.run()
+        let status = Task { await exits.first { _ in true } ?? -1 }
+        return Started(pid: process.processIdentifier, stderr: stderr, status: status)
+    }
+}
