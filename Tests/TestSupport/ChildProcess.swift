@@ -17,13 +17,14 @@ public final class ChildProcess: Sendable {
         case null
         /// A file, created or truncated.
         case file(String)
-        /// A pipe this side reads from (``output``).
+        /// A pipe this side reads from (``output``; one pipe, when both streams ask for it).
         case pipe
     }
 
     /// The child's process ID.
     public let pid: pid_t
-    /// The read end of the child's standard output, when it is ``Stream/pipe``.
+    /// The read end of the pipe the child's standard output or error (or both) write to, when
+    /// one of them is ``Stream/pipe``.
     public let output: FileHandle?
     private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
@@ -40,10 +41,12 @@ public final class ChildProcess: Sendable {
             case .null: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
             case .file(let path): posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             case .pipe:
-                guard pipe(&pipeEnds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+                if pipeEnds[0] < 0 {
+                    guard pipe(&pipeEnds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                    _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)  // the child's dup2 copies stay open in it
+                }
                 posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], descriptor)
-                posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
             }
         }
         var attributes = posix_spawnattr_t()

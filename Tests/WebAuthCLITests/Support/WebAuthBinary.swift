@@ -76,31 +76,13 @@ extension WebAuthBinary {
     /// Starts `webauth arguments` like ``callAsFunction(_:environment:)`` does, but returns at once;
     /// stderr is a pipe, read as it comes (stdout is discarded).
     func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Started {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.environment = baseEnvironment.merging(extra) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let stderr = AsyncStream<String> { continuation in
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                guard !data.isEmpty else {
-                    handle.readabilityHandler = nil
-                    return continuation.finish()
-                }
-                continuation.yield(String(decoding: data, as: UTF8.self))
-            }
-        }
-        let (exits, exited) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = {
-            exited.yield($0.terminationStatus)
-            exited.finish()
-        }
-        try process.run()
-        let status = Task { await exits.first { _ in true } ?? -1 }
-        return Started(pid: process.processIdentifier, stderr: stderr, status: status)
+        let child = try ChildProcess(Self.binary.path, arguments, environment: baseEnvironment.merging(extra) { $1 }, stderr: .pipe)
+        let (stderr, lines) = AsyncStream<String>.makeStream()
+        let pipe = child.output
+        Thread {  // blocking reads of whatever has arrived, until every writer has closed the pipe
+            while let data = pipe?.availableData, !data.isEmpty { lines.yield(String(decoding: data, as: UTF8.self)) }
+            lines.finish()
+        }.start()
+        return Started(pid: child.pid, stderr: stderr, status: Task { await child.exitStatus() })
     }
 }
