@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The WebKit web processes (and other helpers) this test process started, found in /proc by parent chain.
 enum WebProcesses {
@@ -23,37 +24,10 @@ enum WebProcesses {
     /// parent first), all read from one look at /proc.
     static func lineage(named prefix: String) -> [(pid: pid_t, ancestors: [String])] {
         let table = ProcessTable()
-        return table.name.compactMap { pid, name in
+        return table.entries.compactMap { pid, entry in
             let ancestors = table.ancestors(of: pid)
-            guard name.hasPrefix(prefix), let me = ancestors.firstIndex(of: getpid()) else { return nil }
-            return (pid, ancestors[..<me].map { table.name[$0] ?? "?" })
-        }
-    }
-
-    /// Every process's name and parent, read from /proc/PID/stat.
-    private struct ProcessTable {
-        var parent: [pid_t: pid_t] = [:]
-        var name: [pid_t: String] = [:]
-
-        init() {
-            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-                guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
-                name[pid] = String(stat[stat.index(after: open)..<close])
-                let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-                parent[pid] = fields.count > 1 ? pid_t(fields[1]) : nil
-            }
-        }
-
-        /// `pid`'s parent, its parent, and so on up to (not including) init.
-        func ancestors(of pid: pid_t) -> [pid_t] {
-            var chain: [pid_t] = []
-            var current = parent[pid]
-            while let step = current, step > 1 {
-                chain.append(step)
-                current = parent[step]
-            }
-            return chain
+            guard entry.name.hasPrefix(prefix), let me = ancestors.firstIndex(of: getpid()) else { return nil }
+            return (pid, ancestors[..<me].map { table.entries[$0]?.name ?? "?" })
         }
     }
 }
