@@ -16,8 +16,9 @@ enum SignInSummary {
         if let idToken = state.idToken {
             fields["subject"] = .string(idToken.subject)
             // The nonce has done its work, but it is still the request's secret: its length only.
-            fields["id_token_claims"] = .object(idToken.claims.mapValues { $0 }.merging(
-                idToken.claims["nonce"]?.stringValue.map { ["nonce": .string("<\($0.count)>")] } ?? [:]) { $1 })
+            var claims = idToken.claims
+            if let nonce = claims["nonce"]?.stringValue { claims["nonce"] = .string("<\(nonce.count)>") }
+            fields["id_token_claims"] = .object(claims)
         }
         if let scope = state.lastTokenResponse?.scope ?? state.lastAuthorizationResponse?.scope {
             fields["scopes"] = .array(scope.split(separator: " ").map { .string(String($0)) })

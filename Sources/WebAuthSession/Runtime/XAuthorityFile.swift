@@ -28,14 +28,11 @@ struct XAuthorityFile: Sendable {
         var cookie = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure
         for index in cookie.indices { cookie[index] = generator.next() }
-        let contents = Self.entry(name: "MIT-MAGIC-COOKIE-1", data: cookie)
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        let written = fd < 0 ? -1 : contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let failure = errno
-        if fd >= 0 { close(fd) }
-        guard written == contents.count else {
+        do {
+            try PrivateFile.write(Data(Self.entry(name: "MIT-MAGIC-COOKIE-1", data: cookie)), to: URL(fileURLWithPath: path))
+        } catch {
             remove()
-            throw .noDisplay("cannot write the X authority file \(path): \(String(cString: strerror(failure)))")
+            throw .noDisplay("cannot write the X authority file \(error)")
         }
     }
 
