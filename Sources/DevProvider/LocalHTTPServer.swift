@@ -8,23 +8,23 @@ import ServiceLifecycle
 ///
 /// Every request goes to one handler, which sees a ``LocalHTTPRequest`` and returns a
 /// ``LocalHTTPResponse``; routing is the handler's business. Built on Hummingbird.
-public final class LocalHTTPServer: Sendable {
+package final class LocalHTTPServer: Sendable {
     /// The port the server listens on.
-    public let port: Int
+    package let port: Int
     /// The loopback host it listens on (`127.0.0.1` by default).
-    public let host: String
+    package let host: String
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     /// `http://HOST:PORT`.
-    public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
+    package var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
 
     /// Starts the server and returns once it accepts connections.
     /// - Parameters:
     ///   - host: a loopback address to bind.
     ///   - port: the port; 0 picks a free one.
     ///   - handler: answers each request.
-    public static func start(host: String = "127.0.0.1", port: Int = 0,
+    package static func start(host: String = "127.0.0.1", port: Int = 0,
                              handler: @escaping @Sendable (LocalHTTPRequest) async -> LocalHTTPResponse) async throws -> LocalHTTPServer {
         let (portStream, portSink) = AsyncStream.makeStream(of: Int.self)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
@@ -64,18 +64,18 @@ public final class LocalHTTPServer: Sendable {
     }
 
     /// Stops accepting connections, lets requests in flight finish, and waits for the server to end.
-    public func stop() async {
+    package func stop() async {
         await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }
 
 /// Why a ``LocalHTTPServer`` did not start.
-public enum LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
+package enum LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
     /// Binding the address failed (in use, or not a local address).
     case couldNotBind(host: String, port: Int, underlying: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .couldNotBind(let host, let port, let underlying): "could not listen on \(host):\(port): \(underlying)"
         }
@@ -83,45 +83,45 @@ public enum LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A request as a ``LocalHTTPServer`` handler sees it.
-public struct LocalHTTPRequest: Sendable, Hashable {
+package struct LocalHTTPRequest: Sendable, Hashable {
     /// `GET`, `POST`, ...
-    public let method: String
+    package let method: String
     /// The path, percent-encoded as sent.
-    public let path: String
+    package let path: String
     /// The query string without `?`, percent-encoded as sent.
-    public let query: String
+    package let query: String
     /// Header fields by lowercased name; repeated fields joined with ", ".
-    public let headers: [String: String]
+    package let headers: [String: String]
     /// The body as text (at most 1 MiB).
-    public let body: String
+    package let body: String
 
     /// The value of header field `name`, compared case-insensitively.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// A response from a ``LocalHTTPServer`` handler.
-public struct LocalHTTPResponse: Sendable {
+package struct LocalHTTPResponse: Sendable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// Header fields.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The body.
-    public var body: String
+    package var body: String
 
     /// A response with `status`, `headers` and `body`.
-    public init(status: Int = 200, headers: [String: String] = [:], body: String = "") {
+    package init(status: Int = 200, headers: [String: String] = [:], body: String = "") {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A `text/html` page.
-    public static func html(_ body: String, status: Int = 200) -> LocalHTTPResponse {
+    package static func html(_ body: String, status: Int = 200) -> LocalHTTPResponse {
         LocalHTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: body)
     }
 
     /// A `302 Found` to `location`.
-    public static func redirect(to location: String) -> LocalHTTPResponse {
+    package static func redirect(to location: String) -> LocalHTTPResponse {
         LocalHTTPResponse(status: 302, headers: ["Location": location])
     }
 

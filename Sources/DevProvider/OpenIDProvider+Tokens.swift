@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+internal import JWTKit
 import OpenIDConnect
 
 /// The back channel: token endpoint (code exchange, refresh with rotation), userinfo,

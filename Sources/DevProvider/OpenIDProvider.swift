@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+package import JWTKit
 import OpenIDConnect
 import Synchronization
 
@@ -83,10 +83,16 @@ public final class OpenIDProvider: Sendable {
         return try await start(configuration: configuration)
     }
 
-    /// Starts a provider on `host` and `port` (0: a free port).
-    /// - Parameter signingKey: the ID-token signing key; a new one by default (see ``signingKey(pemFile:)``).
-    public static func start(configuration: DevProviderConfiguration, signingKey: ES256PrivateKey = ES256PrivateKey(),
-                             host: String = "127.0.0.1", port: Int = 0) async throws -> OpenIDProvider {
+    /// Starts a provider on `host` and `port` (0: a free port), signing ID tokens with a new key.
+    public static func start(configuration: DevProviderConfiguration, host: String = "127.0.0.1",
+                             port: Int = 0) async throws -> OpenIDProvider {
+        try await start(configuration: configuration, signingKey: ES256PrivateKey(), host: host, port: port)
+    }
+
+    /// Starts a provider on `host` and `port` (0: a free port) that signs ID tokens with
+    /// `signingKey` (see ``signingKey(pemFile:)``).
+    package static func start(configuration: DevProviderConfiguration, signingKey: ES256PrivateKey,
+                              host: String = "127.0.0.1", port: Int = 0) async throws -> OpenIDProvider {
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: signingKey, kid: JWKIdentifier(string: keyID))
         let rogueKeys = JWTKeyCollection()
@@ -106,7 +112,7 @@ public final class OpenIDProvider: Sendable {
 
     /// Reads an ES256 signing key from a PEM file (`openssl ecparam -name prime256v1 -genkey -noout`).
     /// - Throws: ``DevProviderConfigurationError``.
-    public static func signingKey(pemFile: URL) throws(DevProviderConfigurationError) -> ES256PrivateKey {
+    package static func signingKey(pemFile: URL) throws(DevProviderConfigurationError) -> ES256PrivateKey {
         let pem: String
         do { pem = try String(contentsOf: pemFile, encoding: .utf8) } catch {
             throw .unreadable(path: pemFile.path, message: error.localizedDescription)
@@ -152,7 +158,7 @@ public final class OpenIDProvider: Sendable {
     /// Every secret this provider has received or handed out so far (state, nonce, PKCE values,
     /// codes, tokens, hints, passwords, client secrets), for tests that search a client's
     /// output for them.
-    public var secretsSeen: Set<String> { state.withLock { $0.secrets.values } }
+    package var secretsSeen: Set<String> { state.withLock { $0.secrets.values } }
 
     private func respond(to request: LocalHTTPRequest) async -> LocalHTTPResponse {
         let response = await route(request)

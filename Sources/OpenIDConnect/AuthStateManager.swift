@@ -22,7 +22,10 @@ public actor AuthStateManager {
 
     /// A manager for `state`.
     /// - Parameters:
+    ///   - state: the sign-in to keep fresh.
     ///   - authentication: the client's authentication at the token endpoint.
+    ///   - tolerance: how long before its expiry an access token counts as stale and is refreshed.
+    ///   - http: the HTTP client of the token and userinfo requests.
     ///   - save: persists a changed state; called before new tokens are handed out.
     public init(state: AuthState, authentication: ClientAuthentication = .none, tolerance: Duration = .seconds(60),
                 http: any HTTPClient = URLSessionHTTPClient(),

@@ -12,12 +12,12 @@ public protocol AuthStateStore: Sendable {
 
 /// The saved form of an ``AuthState``, shared by every store: a JSON object with a format marker,
 /// so that what is not ours (or is damaged) is recognised and never overwritten.
-public enum AuthStateArchive {
+package enum AuthStateArchive {
     /// The marker that says the content is ours.
-    public static let format = "webauthsession.auth-state"
+    package static let format = "webauthsession.auth-state"
 
     /// The archive of `state`; `location` names the store in errors.
-    public static func encode(_ state: AuthState, location: String) throws(AuthStateStoreError) -> Data {
+    package static func encode(_ state: AuthState, location: String) throws(AuthStateStoreError) -> Data {
         do { return try JSONEncoder().encode(Archive(format: format, state: state)) } catch {
             throw .io(path: location, message: "encoding failed: \(error)")
         }
@@ -26,7 +26,7 @@ public enum AuthStateArchive {
     /// The state in `data`.
     /// - Throws: ``AuthStateStoreError/foreignFile(path:)`` for someone else's content,
     ///   ``AuthStateStoreError/corrupt(path:reason:)`` for ours, damaged or of another version.
-    public static func decode(_ data: Data, location: String) throws(AuthStateStoreError) -> AuthState {
+    package static func decode(_ data: Data, location: String) throws(AuthStateStoreError) -> AuthState {
         guard let marker = try? JSONDecoder().decode(FormatMarker.self, from: data) else {
             throw .corrupt(path: location, reason: "not a JSON object")
         }

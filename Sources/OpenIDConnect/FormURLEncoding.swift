@@ -2,16 +2,16 @@ import Foundation
 
 /// `application/x-www-form-urlencoded`, the encoding of OAuth parameters in a query string,
 /// a fragment and a form-post body (RFC 6749 Appendix B).
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// A `%` not followed by two hex digits, or bytes that are not UTF-8 once decoded.
-    public struct MalformedError: Error, Sendable, Hashable {
+    package struct MalformedError: Error, Sendable, Hashable {
         /// The `name=value` pair that could not be decoded.
-        public let pair: String
+        package let pair: String
     }
 
     /// Decodes `a=1&b=two+words` into ordered pairs. `+` is a space; empty segments are
     /// skipped; a name without `=` has the empty value. Repeated names are all kept, in order.
-    public static func decode(_ encoded: some StringProtocol) throws(MalformedError) -> [(name: String, value: String)] {
+    package static func decode(_ encoded: some StringProtocol) throws(MalformedError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         for segment in Substring(encoded).split(separator: "&", omittingEmptySubsequences: true) {
             let (rawName, rawValue) = segment.firstIndex(of: "=").map {
@@ -26,12 +26,12 @@ public enum FormURLEncoding {
     }
 
     /// Encodes pairs for a query string or form body; only unreserved characters stay as they are.
-    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    package static func encode(_ pairs: [(name: String, value: String)]) -> String {
         pairs.map { percentEncode($0.name) + "=" + percentEncode($0.value) }.joined(separator: "&")
     }
 
     /// `url` with `pairs` added after the query it already has (an endpoint's own parameters stay).
-    public static func appending(_ pairs: [(name: String, value: String)], to url: URL) -> URL {
+    package static func appending(_ pairs: [(name: String, value: String)], to url: URL) -> URL {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
         components.percentEncodedQuery = existing + encode(pairs)
@@ -39,7 +39,7 @@ public enum FormURLEncoding {
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
-    public static func percentEncode(_ string: String) -> String {
+    package static func percentEncode(_ string: String) -> String {
         var out = ""
         for byte in string.utf8 {
             if isUnreserved(byte) {

@@ -4,27 +4,19 @@ import Foundation
 public struct IDToken: Sendable, Hashable, Codable {
     /// The compact JWT, as received (a credential: never log it).
     public let rawValue: String
-    /// All claims, as JSON values.
-    public let claims: [String: JSONValue]
+    /// The token's claims.
+    public let claims: IDTokenClaims
 
-    /// `iss`.
-    public var issuer: String { claims["iss"]?.stringValue ?? "" }
-    /// `sub`: the user's identifier at the provider.
-    public var subject: String { claims["sub"]?.stringValue ?? "" }
-    /// `aud`, as a list.
-    public var audiences: [String] { Self.audiences(claims["aud"]) }
-    /// `exp`.
-    public var expiresAt: Date { Date(timeIntervalSince1970: claims["exp"]?.numberValue ?? 0) }
-    /// `iat`.
-    public var issuedAt: Date { Date(timeIntervalSince1970: claims["iat"]?.numberValue ?? 0) }
-    /// `nonce`, if present.
-    public var nonce: String? { claims["nonce"]?.stringValue }
-
-    static func audiences(_ value: JSONValue?) -> [String] {
-        switch value {
-        case .string(let one)?: [one]
-        case .array(let many)?: many.compactMap(\.stringValue)
-        default: []
-        }
-    }
+    /// `iss` (``IDTokenClaims/issuer``).
+    public var issuer: String { claims.issuer }
+    /// `sub`: the user's identifier at the provider (``IDTokenClaims/subject``).
+    public var subject: String { claims.subject }
+    /// `aud`, as a list (``IDTokenClaims/audiences``).
+    public var audiences: [String] { claims.audiences }
+    /// `exp` (``IDTokenClaims/expiresAt``).
+    public var expiresAt: Date { claims.expiresAt }
+    /// `iat` (``IDTokenClaims/issuedAt``).
+    public var issuedAt: Date { claims.issuedAt }
+    /// `nonce`, if present (``IDTokenClaims/nonce``).
+    public var nonce: String? { claims.nonce }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+internal import JWTKit
 
 /// Validates ID tokens the way OpenID Connect Core §3.1.3.7 says: the signature against the
 /// provider's JWKS (asymmetric algorithms only, the key's type and `alg` must fit the token's
@@ -31,6 +31,7 @@ public struct IDTokenValidator: Sendable {
 
     /// Validates `token`.
     /// - Parameters:
+    ///   - token: the compact JWT, as received.
     ///   - nonce: the nonce sent in the authorization request; `nil` only for tokens from a refresh.
     ///   - accessToken: the access token that came with the ID token from the authorization
     ///     endpoint (implicit and hybrid flows): `at_hash` is then required and checked.
@@ -74,7 +75,7 @@ public struct IDTokenValidator: Sendable {
         if let code {
             guard claims["c_hash"]?.stringValue == alg.halfHash(of: code) else { throw .codeHashMismatch }
         }
-        return IDToken(rawValue: token, claims: claims)
+        return IDToken(rawValue: token, claims: IDTokenClaims(claims))
     }
 
     private func checkClaims(_ claims: [String: JSONValue], nonce: String?) throws(IDTokenError) {
@@ -82,7 +83,7 @@ public struct IDTokenValidator: Sendable {
         guard claims["sub"]?.stringValue?.isEmpty == false else { throw .missingClaim("sub") }
         guard let exp = claims["exp"]?.numberValue else { throw .missingClaim("exp") }
         guard let iat = claims["iat"]?.numberValue else { throw .missingClaim("iat") }
-        let audiences = IDToken.audiences(claims["aud"])
+        let audiences = IDTokenClaims.strings(claims["aud"])
         guard !audiences.isEmpty else { throw .missingClaim("aud") }
 
         guard iss == issuer else { throw .issuerMismatch(expected: issuer, actual: iss) }

@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+internal import JWTKit
 
 /// A provider's JSON Web Key Set, fetched on first use and fetched once more when a token names
 /// a key it does not have (the provider rotated its keys), at most once per

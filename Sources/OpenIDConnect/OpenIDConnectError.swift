@@ -15,7 +15,7 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case http(HTTPClientError)
     /// The response is not the JSON the protocol promises (an HTML error page, garbage, an
     /// unexpected status). `snippet` is the start of the body, for a log, with anything that
-    /// looks like a token hidden (``TextRedaction``).
+    /// looks like a token hidden (`TextRedaction`).
     case unexpectedResponse(url: String, status: Int, contentType: String?, snippet: String)
     /// The authorization endpoint answered with an error (the person refused: `access_denied`).
     case authorization(OAuthError)

@@ -42,7 +42,10 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     /// issuer's own: its `issuer` must equal `issuer` exactly (Discovery 1.0 §4.3). The issuer,
     /// every endpoint and the `jwks_uri` must be https unless the issuer is loopback
     /// (``checkTransportSecurity(allowInsecureHTTP:)``); a plain http issuer is refused before it is asked.
-    /// - Parameter allowInsecureHTTP: accept plain `http` from an issuer that is not loopback.
+    /// - Parameters:
+    ///   - issuer: the issuer URL, as the provider names itself.
+    ///   - allowInsecureHTTP: accept plain `http` from an issuer that is not loopback.
+    ///   - http: the HTTP client that fetches the document.
     /// - Throws: ``OpenIDConnectError/issuerMismatch(expected:actual:)``, ``OpenIDConnectError/insecureEndpoint(name:url:)``,
     ///   ``OpenIDConnectError/http(_:)``, ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)``.
     public static func discover(issuer: String, allowInsecureHTTP: Bool = false, using http: any HTTPClient = URLSessionHTTPClient())

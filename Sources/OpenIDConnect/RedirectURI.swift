@@ -4,7 +4,7 @@ import Foundation
 /// decides whether a navigation is the authorization response coming back to it.
 ///
 /// Matching follows RFC 6749 §3.1.2, RFC 8252 §7 and RFC 9700 §4.1.3 (exact matching) on URIs
-/// normalised as RFC 3986 §6.2.2–6.2.3 says (``URINormalization``): the registered URI is
+/// normalised as RFC 3986 §6.2.2–6.2.3 says (`URINormalization`): the registered URI is
 /// normalised once, at init, and every candidate before it is compared, so
 /// `https://App.Example.com/cb`, `http://LOCALHOST:8080/cb`, `https://a.example:443/cb`,
 /// `http://127.0.0.1:8080` (no path) and `com.example:/c%62` match what WebKit reports for
@@ -36,7 +36,7 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The redirect URI as it was given, to be sent as `redirect_uri`.
     public let string: String
     /// The redirect URI normalised (RFC 3986 §6.2.2–6.2.3), without its query: what is matched.
-    public var normalized: String { parts.string }
+    package var normalized: String { parts.string }
     /// Which kind of redirect URI this is.
     public let kind: Kind
     /// How the port is compared; ``PortMatching/anyPort`` only for loopback URIs.
@@ -120,7 +120,7 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Whether a URL string uses this redirect URI's scheme (case-insensitively).
-    public func sharesScheme(with candidate: String) -> Bool {
+    package func sharesScheme(with candidate: String) -> Bool {
         guard let colon = candidate.firstIndex(of: ":") else { return false }
         return candidate[..<colon].lowercased() == parts.scheme
     }
@@ -129,7 +129,7 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
     /// normalised; path, query and fragment aside. A navigation there that does not
     /// ``matches(_:)`` is a near miss: it must not load. (With ``PortMatching/anyPort`` only the
     /// registered port counts: the other ports of a loopback host belong to other programs.)
-    public func sharesOrigin(with candidate: String) -> Bool {
+    package func sharesOrigin(with candidate: String) -> Bool {
         guard let other = try? URINormalization.parts(of: candidate) else { return false }
         return other.scheme == parts.scheme && other.host == parts.host && other.effectivePort == parts.effectivePort
     }

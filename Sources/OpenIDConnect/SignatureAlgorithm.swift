@@ -1,5 +1,5 @@
 import Crypto
-import JWTKit
+internal import JWTKit
 
 /// The JWS algorithms an ID token may be signed with here: asymmetric ones only. `none` and the
 /// HMAC family are refused (an HMAC "signed" with the provider's public key is the classic

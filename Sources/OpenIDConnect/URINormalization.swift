@@ -4,25 +4,25 @@ import Foundation
 /// mean the same: the scheme and host in lower case, percent-escapes of unreserved characters
 /// decoded and the others in upper-case hex, the default port dropped, an empty `http(s)` path
 /// written `/`, and IPv6 literals in their canonical form. Dot segments are not resolved.
-public enum URINormalization {
+package enum URINormalization {
     /// The parts of a URI that say where it points: everything but query and fragment.
-    public struct Parts: Sendable, Hashable {
+    package struct Parts: Sendable, Hashable {
         /// The scheme, in lower case.
-        public let scheme: String
+        package let scheme: String
         /// The user information (`user:password`), normalised, if any.
-        public let userInfo: String?
+        package let userInfo: String?
         /// The host, normalised (lower case, IPv6 literals canonical and in brackets), if any.
-        public let host: String?
+        package let host: String?
         /// The explicit port, or `nil` when absent or the scheme's default (80 for `http`, 443 for `https`).
-        public let port: Int?
+        package let port: Int?
         /// The path, normalised; `/` for an `http(s)` URI with an empty path.
-        public let path: String
+        package let path: String
 
         /// The port a connection would use: the explicit one or the scheme's default.
-        public var effectivePort: Int? { port ?? URINormalization.defaultPort(of: scheme) }
+        package var effectivePort: Int? { port ?? URINormalization.defaultPort(of: scheme) }
 
         /// `scheme:` then `//userinfo@host:port` when there is an authority, then the path.
-        public var string: String {
+        package var string: String {
             var text = scheme + ":"
             if let host {
                 text += "//" + (userInfo.map { $0 + "@" } ?? "") + host + (port.map { ":\($0)" } ?? "")
@@ -32,7 +32,7 @@ public enum URINormalization {
     }
 
     /// Why a URI cannot be normalised.
-    public enum Failure: Error, Sendable, Hashable {
+    package enum Failure: Error, Sendable, Hashable {
         /// Not an absolute URI.
         case notAbsolute
         /// A `%` not followed by two hex digits.
@@ -42,13 +42,13 @@ public enum URINormalization {
     }
 
     /// The normalised parts of `uri`, an absolute URI.
-    public static func parts(of uri: String) throws(Failure) -> Parts {
+    package static func parts(of uri: String) throws(Failure) -> Parts {
         guard let components = URLComponents(string: uri) else { throw .notAbsolute }
         return try parts(of: components)
     }
 
     /// The normalised parts of already-split `components`.
-    public static func parts(of components: URLComponents) throws(Failure) -> Parts {
+    package static func parts(of components: URLComponents) throws(Failure) -> Parts {
         guard let scheme = components.scheme?.lowercased(), !scheme.isEmpty else { throw .notAbsolute }
         let password = try components.percentEncodedPassword.map { raw throws(Failure) in ":" + (try percentEscapes(raw)) } ?? ""
         let userInfo = try components.percentEncodedUser.map { raw throws(Failure) in (try percentEscapes(raw)) + password }
@@ -61,7 +61,7 @@ public enum URINormalization {
 
     /// Whether `host` (as written in a URI) is a loopback host: `localhost`, an IPv4 address in
     /// 127.0.0.0/8, or the IPv6 address `::1` (RFC 8252 §7.3, RFC 6761 §6.3).
-    public static func isLoopback(host: String) -> Bool {
+    package static func isLoopback(host: String) -> Bool {
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         guard let normalized = try? normalizedHost(bracketed) else { return false }
         if normalized == "localhost" || normalized == "[::1]" { return true }

@@ -6,16 +6,16 @@
 /// with no `=` (it may be a bare token: `#<40>`), path parameters (`;jsessionid=<32>`) and a
 /// password in the user-info (`https://user:<6>@host/`). A value already shown as `<N>` stays as
 /// it is, so redacting twice changes nothing.
-public enum URLRedaction {
+package enum URLRedaction {
     /// OAuth and OpenID Connect parameters whose values are never secret, shown as they are so a
     /// log still says which client asked for what and why it failed.
-    public static let visibleParameters: Set<String> = [
+    package static let visibleParameters: Set<String> = [
         "response_type", "response_mode", "client_id", "redirect_uri", "scope", "code_challenge_method", "prompt", "max_age",
         "ui_locales", "display", "acr_values", "error", "error_description", "error_uri", "iss", "post_logout_redirect_uri",
     ]
 
     /// `url` with its values replaced by their lengths: `com.example:/cb?code=<43>&state=<22>`.
-    public static func redactingValues(_ url: String) -> String {
+    package static func redactingValues(_ url: String) -> String {
         var base = Substring(url)
         var parts: [(separator: Character, text: Substring)] = []
         if let hash = base.firstIndex(of: "#") {
@@ -35,7 +35,7 @@ public enum URLRedaction {
     }
 
     /// An `application/x-www-form-urlencoded` body with its values replaced by their lengths.
-    public static func redactingFormBody(_ body: String) -> String {
+    package static func redactingFormBody(_ body: String) -> String {
         redactingItems(Substring(body), separator: "&")
     }
 

@@ -78,7 +78,7 @@ struct Demo: AsyncParsableCommand {
                 _ = try await narrator.timed("signed out at the provider") {
                     try await client.signOut(refreshed, options: options)
                 }
-                print(JSONValue.object(result.idToken.claims.merging(userinfo) { $1 }).description)
+                print(JSONValue.object(result.idToken.claims.all.merging(userinfo) { $1 }).description)
             } catch let error as SignInError {
                 throw CommandFailure(error)
             } catch let error as AuthStateError {

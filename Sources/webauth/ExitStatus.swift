@@ -63,7 +63,7 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(.usage, "sign-in failed: \(OpenIDConnectError.insecureEndpoint(name: name, url: url)) "
                 + "(--allow-insecure-http, or allow_insecure_http in --config)")
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
-        case .script(let message, _): self.init(.scriptFailed, "sign-in failed: \(message)")
+        case .script(let failure): self.init(.scriptFailed, "sign-in failed: \(failure)")
         case .storage(let storage): self.init(.localFailure, "\(storage)")
         }
     }

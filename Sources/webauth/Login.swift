@@ -83,7 +83,7 @@ struct Login: AsyncParsableCommand {
                         options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
                             shown.session = session
                             narrator.follow(session)
-                            try await loginScript?.run(in: session) { number, step in
+                            try await loginScript?.run(in: session, artifactsDirectory: Self.artifactsDirectoryFromEnvironment) { number, step in
                                 progress.starting(number)
                                 if verbose { narrator.say("step \(number): \(step)") }
                             }
@@ -100,7 +100,7 @@ struct Login: AsyncParsableCommand {
             case .failure(let error):
                 // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
                 if Task.isCancelled { throw CommandFailure(error) }
-                if case .script(_, let report?) = error { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
+                if case .script(let failure) = error, let report = failure.report { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
                 guard var report = await shown.session?.failureSnapshot, loginScript != nil || artifacts != nil else { throw CommandFailure(error) }
                 if let loginScript { progress.describe(loginScript, in: &report) }
                 throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts)
@@ -108,6 +108,12 @@ struct Login: AsyncParsableCommand {
             do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
             print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
         }
+    }
+
+    /// `$WEBAUTH_ARTIFACTS_DIR`, if set: where every failed script also leaves its report, beside
+    /// `--artifacts` (a CI job sets it and keeps the directory). The library reads no such variable.
+    private static var artifactsDirectoryFromEnvironment: URL? {
+        ProcessInfo.processInfo.environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
     }
 
     /// The --script file, with --settle-time applied.

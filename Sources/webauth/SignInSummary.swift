@@ -16,7 +16,7 @@ enum SignInSummary {
         if let idToken = state.idToken {
             fields["subject"] = .string(idToken.subject)
             // The nonce has done its work, but it is still the request's secret: its length only.
-            var claims = idToken.claims
+            var claims = idToken.claims.all
             if let nonce = claims["nonce"]?.stringValue { claims["nonce"] = .string("<\(nonce.count)>") }
             fields["id_token_claims"] = .object(claims)
         }

@@ -45,6 +45,31 @@ struct IDTokenValidatorTests {
         #expect(token.audiences == [Self.clientID])
     }
 
+    @Test("a validated token's claims are read by name in our own type, and stored as the JSON object the token carried")
+    func namedClaims() async throws {
+        let signer = TestSigner()
+        let (provider, validator) = try await setUp(signer)
+        let token = try await validator.validate(signer.sign(claims(provider, [
+            "auth_time": .number(Self.now.timeIntervalSince1970 - 60), "acr": .string("urn:mace:incommon:iap:silver"),
+            "amr": .array([.string("pwd"), .string("otp")]), "azp": .string(Self.clientID), "sid": .string("08a5019c"),
+            "name": .string("Alice"), "email_verified": .bool(true), "x-tenant": .string("blue"),
+        ])), nonce: Self.nonce)
+        let claims: IDTokenClaims = token.claims
+        #expect(claims.issuer == provider.issuer && claims.subject == "248289761001" && claims.audiences == [Self.clientID])
+        #expect(claims.expiresAt == Self.now.addingTimeInterval(300) && claims.issuedAt == Self.now.addingTimeInterval(-10))
+        #expect(claims.authenticatedAt == Self.now.addingTimeInterval(-60))
+        #expect(claims.nonce == Self.nonce)
+        #expect(claims.authenticationContextClass == "urn:mace:incommon:iap:silver")
+        #expect(claims.authenticationMethods == ["pwd", "otp"])
+        #expect(claims.authorizedParty == Self.clientID && claims.sessionID == "08a5019c")
+        #expect(claims.email == "alice@example.com" && claims.emailVerified == true && claims.name == "Alice")
+        #expect(claims.preferredUsername == nil)
+        #expect(claims["x-tenant"] == .string("blue") && claims.all.count == 15)
+        let stored = try JSONSerialization.jsonObject(with: JSONEncoder().encode(token)) as? [String: Any]
+        #expect((stored?["claims"] as? [String: Any])?["x-tenant"] as? String == "blue", "claims are stored as a plain JSON object")
+        #expect(try JSONDecoder().decode(IDToken.self, from: JSONEncoder().encode(token)) == token)
+    }
+
     @Test("alg none and HMAC keyed with the public key are refused", arguments: ["none", "HS256"])
     func refusedAlgorithms(alg: String) async throws {
         let signer = TestSigner()

@@ -37,7 +37,7 @@ struct DemoCommandTests {
     @Test("without a display and without Xvfb it fails with one clear line and status 1")
     func noDisplay() async throws {
         let run = try await webauth(["demo"], environment: ["PATH": "/nonexistent"])
-        #expect(run.status == 1)
+        #expect(run.status == 1, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Error: sign-in failed: no display"))
         #expect(!run.stderr.contains("Fatal error") && run.stdout.isEmpty)
     }
@@ -45,7 +45,7 @@ struct DemoCommandTests {
     @Test("a bad flag is a usage error")
     func badFlag() async throws {
         let run = try await webauth(["demo", "--no-such-flag"])
-        #expect(run.status == 64)
+        #expect(run.status == 64, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("--no-such-flag"))
     }
 }

@@ -41,6 +41,7 @@ struct InterruptionTests {
         // Not the engine's webauthsession-* folders, nor a failed sign-in's artifacts: nothing.
         let scratchLeft = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
         #expect(scratchLeft.isEmpty, "left in TMPDIR: \(scratchLeft)")
-        #expect(try await webauth(["status"]).status == 6, "nothing was saved")
+        let status = try await webauth(["status"])
+        #expect(status.status == 6, "nothing was saved; stderr: \(status.stderr)")
     }
 }

@@ -42,11 +42,11 @@ struct LoginCommandTests {
         #expect(summary["store"]?.stringValue?.hasPrefix("file:" + webauth.home.path) == true)
 
         let token = try await webauth(["token"])
-        #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .newlines).count == 43)
+        #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .newlines).count == 43, "stderr: \(token.stderr)")
         let userinfo = try await webauth(["userinfo"])
         #expect(try JSONValue(parsing: userinfo.stdout)["email"] == .string(OpenIDProvider.User.alice.email))
         let status = try await webauth(["status"])
-        #expect(status.status == 0)
+        #expect(status.status == 0, "stderr: \(status.stderr)")
         #expect(try JSONValue(parsing: status.stdout)["signed_in"] == .bool(true))
 
         let logout = try await webauth(["logout", "--headless"])
@@ -55,10 +55,11 @@ struct LoginCommandTests {
                                                                   "refresh_token_revoked": .bool(true)]))
         #expect(provider.logoutHints.count == 1)
         let after = try await webauth(["status"])
-        #expect(after.status == 6)
+        #expect(after.status == 6, "stderr: \(after.stderr)")
         #expect(try JSONValue(parsing: after.stdout)["signed_in"] == .bool(false))
         let noToken = try await webauth(["token"])
-        #expect(noToken.status == 6 && noToken.stderr.hasPrefix("Error: no saved sign-in") && noToken.stderr.contains("webauth login"))
+        #expect(noToken.status == 6 && noToken.stderr.hasPrefix("Error: no saved sign-in") && noToken.stderr.contains("webauth login"),
+                "stderr: \(noToken.stderr)")
     }
 
     @Test("--show-tokens prints them; token refreshes a stale access token and saves the rotated refresh token")
@@ -69,11 +70,12 @@ struct LoginCommandTests {
         let first = try #require(summary["access_token"]?.stringValue)
         #expect(summary["id_token"]?.stringValue?.hasPrefix("eyJ") == true)
         let token = try await webauth(["token", "--profile", "work"])
-        #expect(token.status == 0 && !token.stdout.contains(first))
+        #expect(token.status == 0 && !token.stdout.contains(first), "stderr: \(token.stderr)")
         #expect(provider.refreshCount == 1)
         let again = try await webauth(["token", "--profile", "work"])
-        #expect(again.status == 0 && provider.refreshCount == 2, "the rotated refresh token was saved and used")
-        #expect(try await webauth(["status"]).status == 6, "profiles are separate")
+        #expect(again.status == 0 && provider.refreshCount == 2, "the rotated refresh token was saved and used; stderr: \(again.stderr)")
+        let other = try await webauth(["status"])
+        #expect(other.status == 6, "profiles are separate; stderr: \(other.stderr)")
     }
 
     @Test("the person denying access exits 2; a provider error exits 3; an unreachable provider exits 4")
@@ -105,7 +107,7 @@ struct LoginCommandTests {
                 value: alice
               - click: "#no-such-button"
             """)
-        #expect(failing.status == 7)
+        #expect(failing.status == 7, "stderr: \(failing.stderr)")
         #expect(failing.stderr.contains("step 2 (click '#no-such-button') failed"), "stderr: \(failing.stderr)")
     }
 
@@ -182,7 +184,7 @@ extension LoginCommandTests {
 
         let trace = webauth.home.appendingPathComponent("trace.json")
         let good = try await login(provider, ["--trace", trace.path])
-        #expect(good.status == 0)
+        #expect(good.status == 0, "stderr: \(good.stderr)")
         let log = try JSONValue(parsing: String(contentsOf: trace, encoding: .utf8))
         guard case .array(let entries) = log else { Issue.record("not a list: \(log)"); return }
         #expect(entries.contains { $0["kind"] == .string("captured") && $0["value"]?.stringValue?.contains("code=<") == true },
@@ -242,7 +244,8 @@ extension LoginCommandTests {
     @Test("two webauth token processes at once with a stale token: one refresh, the same token printed by both")
     func concurrentTokenProcesses() async throws {
         let provider = try await OpenIDProvider.start(accessTokenLifetime: 30)  // due for refresh (60 s tolerance)
-        #expect(try await login(provider).status == 0)
+        let signedIn = try await login(provider)
+        #expect(signedIn.status == 0, "stderr: \(signedIn.stderr)")
         provider.accessTokenLifetime = 3600  // a refreshed token is fresh: whoever comes second must use it
         async let first = webauth(["token"])
         async let second = webauth(["token"])

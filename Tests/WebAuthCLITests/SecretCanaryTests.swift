@@ -46,8 +46,10 @@ struct SecretCanaryTests {
         webauth.environment["WRONG_PASSWORD"] = Self.wrongPassword
         var outputs: [Output] = []
 
-        /// Runs `webauth login` headless with every output on, under `faults`; returns its status.
-        func login(_ label: String, _ steps: String, _ extra: [String] = [], faults: Set<ProviderFault> = []) async throws -> Int32 {
+        /// Runs `webauth login` headless with every output on, under `faults`; expects it to exit
+        /// with `status`, and shows its stderr if it does not.
+        func login(_ label: String, _ steps: String, _ extra: [String] = [], faults: Set<ProviderFault> = [], exits status: Int32,
+                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
             provider.faults = faults
             defer { provider.faults = [] }
             let folder = webauth.home.appendingPathComponent(label)
@@ -55,17 +57,18 @@ struct SecretCanaryTests {
                                          "--script", try webauth.file("\(label).yaml", Self.script(steps)),
                                          "--trace", folder.path + ".trace.json", "--artifacts", folder.path] + extra)
             outputs += [Output(label: "\(label) stdout", text: run.stdout), Output(label: "\(label) stderr", text: run.stderr)]
-            if run.status != 0 { print("canary: \(label) exited \(run.status): \(run.stderr.split(separator: "\n").last ?? "")") }
-            return run.status
+            #expect(run.status == status, "\(label): stderr: \(run.stderr)", sourceLocation: sourceLocation)
         }
 
-        /// Runs another command with `--verbose` where it has one.
-        func command(_ label: String, _ arguments: [String], faults: Set<ProviderFault> = []) async throws -> Int32 {
+        /// Runs another command with `--verbose` where it has one; expects it to exit with `status`
+        /// (any failure: `nil`), and shows its stderr if it does not.
+        func command(_ label: String, _ arguments: [String], faults: Set<ProviderFault> = [], exits status: Int32?,
+                     sourceLocation: SourceLocation = #_sourceLocation) async throws {
             provider.faults = faults
             defer { provider.faults = [] }
             let run = try await webauth(arguments)
             outputs += [Output(label: "\(label) stdout", text: run.stdout), Output(label: "\(label) stderr", text: run.stderr)]
-            return run.status
+            #expect(status.map { run.status == $0 } ?? (run.status != 0), "\(label): stderr: \(run.stderr)", sourceLocation: sourceLocation)
         }
 
         /// A step that sends the page elsewhere with the authorization request's query (state,
@@ -73,25 +76,25 @@ struct SecretCanaryTests {
         func away(to url: String) -> String {
             "  - wait_for: \"#username\"\n  - javascript: \"location.href = '\(url)' + location.search + '#' + location.search.slice(1)\"\n"
         }
-        #expect(try await login("success", Self.signIn) == 0)
-        #expect(try await login("wrong-password", """
+        try await login("success", Self.signIn, exits: 0)
+        try await login("wrong-password", """
               - fill: "#username"
                 value: alice
               - fill: "#password"
                 env: WRONG_PASSWORD
               - press_enter: "#password"
 
-            """, ["--settle-time", "2"]) == 7)
-        #expect(try await login("timeout", "  - wait_for: \"#username\"\n", ["--timeout", "3"]) == 5)
-        #expect(try await login("near-miss", away(to: "com.example.webauth:/callbackx") + Self.signIn) == 0)
+            """, ["--settle-time", "2"], exits: 7)
+        try await login("timeout", "  - wait_for: \"#username\"\n", ["--timeout", "3"], exits: 5)
+        try await login("near-miss", away(to: "com.example.webauth:/callbackx") + Self.signIn, exits: 0)
         let closed = try ClosedPort()
         defer { closed.release() }
-        #expect(try await login("load-failed", away(to: "http://127.0.0.1:\(closed.port)/gone")) == 4)
-        #expect(try await login("tls-failure", away(to: "https://127.0.0.1:\(tls.port)/login")) == 4)
-        #expect(try await login("denied", Self.signIn, faults: [.deny]) == 2)
+        try await login("load-failed", away(to: "http://127.0.0.1:\(closed.port)/gone"), exits: 4)
+        try await login("tls-failure", away(to: "https://127.0.0.1:\(tls.port)/login"), exits: 4)
+        try await login("denied", Self.signIn, faults: [.deny], exits: 2)
         for fault: ProviderFault in [.invalidGrant, .serverError, .htmlErrorPage, .truncatedTokenResponse, .wrongIssuer,
                                      .expiredIDToken, .badIDTokenSignature] {
-            #expect(try await login(fault.rawValue, Self.signIn, faults: [fault]) == 3, "\(fault)")
+            try await login(fault.rawValue, Self.signIn, faults: [fault], exits: 3)
         }
         // The system browser: curl signs in and follows the redirect to the loopback listener; a
         // browser that does nothing leaves the listener to time out.
@@ -102,20 +105,20 @@ struct SecretCanaryTests {
             """)
         chmod(browser, 0o755)
         let systemBrowser = ["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--system-browser", "--verbose"]
-        #expect(try await command("system-browser", systemBrowser + ["--browser-command", browser, "--timeout", "60"]) == 0)
-        #expect(try await command("system-browser-timeout", systemBrowser + ["--browser-command", "/bin/true", "--timeout", "3"]) == 5)
-        #expect(try await login("saved", Self.signIn) == 0)
-        #expect(try await command("userinfo-failed", ["userinfo"], faults: [.serverError]) != 0)
-        #expect(try await command("refresh-rejected", ["token"], faults: [.invalidGrant]) == 6)
-        #expect(try await login("saved-again", Self.signIn) == 0)
-        #expect(try await command("refresh-cut-off", ["token"], faults: [.truncatedTokenResponse]) == 3)
-        #expect(try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow]) == 5)
+        try await command("system-browser", systemBrowser + ["--browser-command", browser, "--timeout", "60"], exits: 0)
+        try await command("system-browser-timeout", systemBrowser + ["--browser-command", "/bin/true", "--timeout", "3"], exits: 5)
+        try await login("saved", Self.signIn, exits: 0)
+        try await command("userinfo-failed", ["userinfo"], faults: [.serverError], exits: nil)
+        try await command("refresh-rejected", ["token"], faults: [.invalidGrant], exits: 6)
+        try await login("saved-again", Self.signIn, exits: 0)
+        try await command("refresh-cut-off", ["token"], faults: [.truncatedTokenResponse], exits: 3)
+        try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow], exits: 5)
 
         await tls.child.stop()
         let secrets = provider.secretsSeen
         #expect(secrets.count > 50, "the provider saw this many secrets: \(secrets.count)")
         // The control: the search finds a secret where one is printed on purpose.
-        #expect(try await login("control", Self.signIn, ["--show-tokens"]) == 0)
+        try await login("control", Self.signIn, ["--show-tokens"], exits: 0)
         let control = try #require(outputs.last { $0.label == "control stdout" })
         #expect(provider.secretsSeen.contains { control.text.contains($0) }, "--show-tokens prints tokens the search must find")
         outputs.removeAll { $0.label.hasPrefix("control") }

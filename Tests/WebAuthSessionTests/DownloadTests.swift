@@ -70,7 +70,7 @@ extension EngineTests {
                 }
                 try await session.evaluateJavaScript("location.href = 'com.example:/cb?code=after-downloads'; null")
                 guard try await run.value["code"] == "after-downloads" else { return 5 }
-                guard await session.navigationLog.count(where: { $0.kind == "refused" && $0.detail == "download" }) == 3 else { return 6 }
+                guard await session.navigationLog.count(where: { $0.kind == .refused && $0.detail == "download" }) == 3 else { return 6 }
             }
 
             guard try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Downloads").path).isEmpty else { return 7 }

@@ -86,7 +86,8 @@ extension EngineTests {
 
         @Test("connection refused")
         func connectionRefused() async throws {
-            let url = URL(string: "http://127.0.0.1:\(TestEngine.freePort())/authorize")!
+            let closed = try PortReservation()  // bound, never listening: the connection is refused
+            let url = URL(string: "http://127.0.0.1:\(closed.port)/authorize")!
             let session = try TestEngine.session(url, redirectURI: "com.example:/cb")
             do {
                 _ = try await session.start()
@@ -97,6 +98,7 @@ extension EngineTests {
                 #expect(!domain.isEmpty)
                 #expect(!message.isEmpty)
             }
+            withExtendedLifetime(closed) {}
             await expectNothingLeft()
         }
 

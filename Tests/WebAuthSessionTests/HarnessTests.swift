@@ -55,24 +55,35 @@ extension EngineTests {
 }
 
 extension EngineTests.Harness {
-    @Test("after prewarm(), sessions start in views made ahead of time that are as fresh as new ones")
-    func prewarmedViewsAreFresh() async throws {
+    @Test("with prewarmsWebViews, sessions start in views made ahead of time that are as fresh as new ones (in a child process)")
+    func prewarmedViewsAreFresh() async {
+        await #expect(processExitsWith: .success) {
+            _ = TestEngine.configured
+            try WebAuthEngine.configure(EngineConfiguration(display: .virtual, prewarmsWebViews: true))
+            try await WebAuthEngine.prewarm()
+            guard await PrewarmedView.shared.isEnabled else { exit(2) }
+            let site = try await TestSite.start()
+            let page = site.page(body: """
+                <script>
+                const found = document.cookie + '|' + localStorage.getItem('visitor');
+                document.cookie = 'visitor=1; max-age=3600'; localStorage.setItem('visitor', '1');
+                location.href = 'com.example:/cb?found=' + encodeURIComponent(found);
+                </script>
+                """)
+            for _ in 0..<3 {
+                let session = try TestEngine.session(page, redirectURI: "com.example:/cb")
+                let callback = try await session.start()
+                guard callback["found"] == "|null" else { exit(3) }  // a session found the last one's cookie or storage
+                guard await !session.navigationLog.contains(where: { $0.value == "about:blank" }) else { exit(4) }  // the view's own blank page
+            }
+            guard await WebAuthEngine.diagnostics.liveWebViews == 0 else { exit(5) }
+        }
+    }
+
+    @Test("prewarm() starts the engine but keeps no web view ready unless the configuration asks for it")
+    func prewarmChangesNoSetting() async throws {
         _ = TestEngine.options()
         try await WebAuthEngine.prewarm()
-        let site = try await TestSite.start()
-        let page = site.page(body: """
-            <script>
-            const found = document.cookie + '|' + localStorage.getItem('visitor');
-            document.cookie = 'visitor=1; max-age=3600'; localStorage.setItem('visitor', '1');
-            location.href = 'com.example:/cb?found=' + encodeURIComponent(found);
-            </script>
-            """)
-        for _ in 0..<3 {
-            let session = try TestEngine.session(page, redirectURI: "com.example:/cb")
-            let callback = try await session.start()
-            #expect(callback["found"] == "|null", "a session found the last one's cookie or storage")
-            #expect(await !session.navigationLog.contains { $0.value == "about:blank" }, "the view's own blank page reached the session")
-        }
-        #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
+        #expect(await !PrewarmedView.shared.isEnabled, "prewarm() turned prewarmed views on for every later session")
     }
 }

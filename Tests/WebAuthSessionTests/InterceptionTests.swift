@@ -35,10 +35,13 @@ extension EngineTests {
                                    parameters: [(name: String, value: String)] = parameters) async throws -> RedirectCallback? {
             let site = try await TestSite.start()
             // A loopback redirect points at a real listener of its own that records requests (GET
-            // ways) or, for a form POST, at a free port the engine must bind itself. It is never the
-            // start page's own port: the redirect URI's host and port belong to the application.
+            // ways) or, for a form POST, at a port held for this test that the engine must bind
+            // itself. It is never the start page's own port: the redirect URI's host and port
+            // belong to the application.
             let sink = kind.isLoopback ? try await TestSite.start(host: kind.host) : site
-            let port = way == .formPost ? TestEngine.freePort(host: kind.host) : sink.server.port
+            let held = way == .formPost ? try PortReservation(host: kind.host) : nil
+            defer { withExtendedLifetime(held) {} }
+            let port = held?.port ?? sink.server.port
             let redirect = kind.redirectURI(port: port)
             let start = way.startURL(on: site, redirect: redirect, parameters: parameters, fragment: fragment)
             let session = try TestEngine.session(start, redirectURI: redirect)

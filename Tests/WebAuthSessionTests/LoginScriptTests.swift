@@ -127,14 +127,15 @@ extension EngineTests.LoginScripts {
             ], stepTimeout: .seconds(2)).runner())
             Issue.record("signed in without a password")
         } catch {
-            guard case .script(let message, let report?) = error else { throw error }
-            #expect(message.hasPrefix("step 2 (wait for '#no-such-thing') failed"))
+            guard case .script(.loginScript(let failure)) = error, let report = failure.report else { throw error }
+            #expect(failure.stepNumber == 2 && failure.step == .waitForElement("#no-such-thing"))
+            #expect("\(error)".hasPrefix("login script failed: step 2 (wait for '#no-such-thing') failed"))
             #expect(report.step == "step 2: wait for '#no-such-thing'")
             #expect(report.title == "Sign in to the development provider")
             #expect(report.url?.hasPrefix(provider.issuer + "/authorize?") == true)
             #expect(report.url?.contains("&state=<43>") == true, "the report's URL has its values redacted")
             #expect(report.visibleText?.contains("User name") == true)
-            #expect(report.navigationLog.contains { $0.kind == "load-committed" && $0.value.hasPrefix(provider.issuer) })
+            #expect(report.navigationLog.contains { $0.kind == .loadCommitted && $0.value.hasPrefix(provider.issuer) })
             let png = try #require(report.screenshotPNG)
             let image = try #require(PNGImage(png))
             #expect(image.width == 1024 && image.height == 768)

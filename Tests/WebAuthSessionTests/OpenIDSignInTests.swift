@@ -8,7 +8,9 @@ extension EngineTests {
     /// The whole sign-in against a real provider on 127.0.0.1, through the real engine.
     @Suite("OpenID Connect sign-in, end to end")
     struct OpenIDSignIn {
-        static let loopbackRedirect = "http://127.0.0.1:\(TestEngine.freePort())/callback"
+        /// Held for the whole run, so the port stays this suite's for the engine to bind.
+        static let loopbackPort = try! PortReservation()
+        static let loopbackRedirect = "http://127.0.0.1:\(loopbackPort.port)/callback"
 
         func provider() async throws -> OpenIDProvider {
             try await OpenIDProvider.start(clients: [
@@ -73,8 +75,8 @@ extension EngineTests {
                 }
                 Issue.record("signed in without a login")
             } catch {
-                guard case .script(let message, _) = error else { throw error }
-                #expect(message.contains("#no-such-field"))
+                guard case .script(.pageScript(.timedOut(let condition, _, _))) = error else { throw error }
+                #expect(condition.contains("#no-such-field"))
             }
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
         }

@@ -19,7 +19,7 @@ extension EngineTests {
             let callback = try await session.start()
             #expect(callback["printed"] == "yes")
             #expect(await recorder.all().contains(.printRefused(url: page.absoluteString)))
-            #expect(await session.navigationLog.contains { $0.kind == "print-refused" && $0.value == page.absoluteString })
+            #expect(await session.navigationLog.contains { $0.kind == .printRefused && $0.value == page.absoluteString })
             #expect(await WebAuthEngine.diagnostics.toplevelWindows == 0, "no print dialog (or any other window) is left")
         }
     }

@@ -37,7 +37,7 @@ extension EngineTests {
             let snapshot = try #require(await shown.session.withLock { $0 }?.failureSnapshot, "the page is kept for artefacts")
             #expect(snapshot.visibleText?.contains("Wrong user name or password.") == true)
             #expect(snapshot.screenshotPNG.map { PNGImage($0) != nil } == true)
-            #expect(snapshot.navigationLog.contains { $0.kind == "load-committed" })
+            #expect(snapshot.navigationLog.contains { $0.kind == .loadCommitted })
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
         }
 

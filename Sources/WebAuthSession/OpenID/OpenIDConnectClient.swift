@@ -58,8 +58,8 @@ public actor OpenIDConnectClient {
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once),
-    /// after checking that it is https (``ProviderConfiguration/checkTransportSecurity(allowInsecureHTTP:)``).
-    /// - Throws: ``OpenIDConnectError/insecureEndpoint(name:url:)``, or discovery's errors.
+    /// after checking that it is https (`ProviderConfiguration.checkTransportSecurity`).
+    /// - Throws: `OpenIDConnectError.insecureEndpoint`, or discovery's errors.
     public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
         if let configuration { return configuration }
         let checked: ProviderConfiguration
@@ -144,7 +144,7 @@ public actor OpenIDConnectClient {
     /// sign-in redirect URI), checking its `state`. With a persistent profile, `clearWebsiteData`
     /// also deletes the profile's cookies and storage; `store`, if given, is emptied.
     /// - Returns: `state`, marked as signed out.
-    /// - Throws: ``SignInError``; ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no end-session endpoint.
+    /// - Throws: ``SignInError``; `OpenIDConnectError.missingEndpoint` when the provider has no end-session endpoint.
     public func signOut(_ state: AuthState, postLogoutRedirectURI: RedirectURI? = nil, options: SessionOptions = SessionOptions(),
                         clearWebsiteData: Bool = false, store: (any AuthStateStore)? = nil) async throws(SignInError) -> AuthState {
         guard let endpoint = state.configuration.endSessionEndpoint else { throw .openIDConnect(.missingEndpoint("end_session_endpoint")) }
@@ -173,7 +173,7 @@ public actor OpenIDConnectClient {
         let scriptTask = script.map { script in
             Task {
                 do { try await script(session) } catch {
-                    scriptFailure.failure.withLock { $0 = (String(describing: error), (error as? LoginScriptError)?.report) }
+                    scriptFailure.failure.withLock { $0 = SignInScriptError(error) }
                     session.cancel()
                 }
             }
@@ -182,7 +182,7 @@ public actor OpenIDConnectClient {
         do {
             return try await session.start()
         } catch {
-            if error == .cancelled, let failure = scriptFailure.failure.withLock({ $0 }) { throw .script(failure.message, report: failure.report) }
+            if error == .cancelled, let failure = scriptFailure.failure.withLock({ $0 }) { throw .script(failure) }
             throw .session(error)
         }
     }
@@ -234,5 +234,5 @@ public actor OpenIDConnectClient {
 
 /// The error of a login script that failed, recorded before it cancels the session.
 private final class ScriptFailure: Sendable {
-    let failure = Mutex<(message: String, report: FailureReport?)?>(nil)
+    let failure = Mutex<SignInScriptError?>(nil)
 }

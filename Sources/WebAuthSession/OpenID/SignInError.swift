@@ -7,9 +7,9 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
     case session(WebAuthSessionError)
     /// The protocol failed (discovery, the response's checks, the token request, the ID token).
     case openIDConnect(OpenIDConnectError)
-    /// The login script threw; `message` is its error. A ``LoginScript`` adds a report of the
-    /// page as it was (screenshot, text, navigation log).
-    case script(String, report: FailureReport?)
+    /// The login script threw: a ``LoginScript`` step (with a report of the page as it was:
+    /// screenshot, text, navigation log), a page script, or an error of the script's own.
+    case script(SignInScriptError)
     /// The saved state could not be removed (sign-out) or written.
     case storage(AuthStateStoreError)
 
@@ -26,7 +26,7 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .session(let error): "\(error)"
         case .openIDConnect(let error): "\(error)"
-        case .script(let message, _): "login script failed: \(message)"
+        case .script(let error): "login script failed: \(error)"
         case .storage(let error): "\(error)"
         }
     }

@@ -13,7 +13,7 @@ public struct SignInResult: Sendable, Hashable, CustomStringConvertible {
     /// The validated ID token.
     public let idToken: IDToken
 
-    /// The state to keep (and give to an ``AuthStateManager``).
+    /// The state to keep (and give to an `AuthStateManager`).
     public var authState: AuthState {
         AuthState(configuration: configuration, clientID: request.clientID, authorizationResponse: authorizationResponse,
                   tokenResponse: tokens, idToken: idToken)

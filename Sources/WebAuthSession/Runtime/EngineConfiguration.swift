@@ -33,13 +33,22 @@ public struct EngineConfiguration: Sendable, Hashable {
         set { (virtualScreenWidth, virtualScreenHeight) = newValue }
     }
 
+    /// Whether the engine keeps one ephemeral web view ready, its web process already running,
+    /// so that an ephemeral session does not wait for a process to launch (a test harness that
+    /// runs many sign-ins wants it). The first is made by ``WebAuthEngine/prewarm()`` or the
+    /// first ephemeral session, and a new one each time a session takes it. It costs one idle
+    /// web process, and such views keep GPU compositing even when headless. Default: `false`.
+    public var prewarmsWebViews: Bool
+
     private var virtualScreenWidth: Int
     private var virtualScreenHeight: Int
 
-    /// The defaults: automatic main loop, automatic display, a 1280×1024 virtual screen.
-    public init(mainLoop: MainLoop = .automatic, display: Display = .automatic) {
+    /// The defaults: automatic main loop, automatic display, no prewarmed web view, a 1280×1024
+    /// virtual screen.
+    public init(mainLoop: MainLoop = .automatic, display: Display = .automatic, prewarmsWebViews: Bool = false) {
         self.mainLoop = mainLoop
         self.display = display
+        self.prewarmsWebViews = prewarmsWebViews
         self.virtualScreenWidth = 1280
         self.virtualScreenHeight = 1024
     }

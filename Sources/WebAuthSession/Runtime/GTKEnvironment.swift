@@ -3,6 +3,13 @@ internal import CWebKitGTK
 
 /// GTK on the engine's display: chosen and initialised once, on the main-context thread, on
 /// first use. A failure (no display and no Xvfb) is kept and thrown to every caller.
+///
+/// The one place the engine changes the process environment, once, before GTK starts: GTK reads
+/// the display from it, and WebKit's web processes inherit it. On a private Xvfb that is
+/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed; with no D-Bus
+/// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``). Everything else
+/// the engine does is decided by ``EngineConfiguration`` and the options passed in. A GTK
+/// application that initialised GTK itself keeps its environment as it is.
 @WebKitActor
 enum GTKEnvironment {
     private static var outcome: Result<Void, WebAuthSessionError>?
@@ -33,10 +40,22 @@ enum GTKEnvironment {
                 return .failure(error)
             }
         }
+        accessibilityBus(environment)
         guard gtk_init_check(nil, nil) != 0 else {
             let name = getenv("DISPLAY").map { String(cString: $0) } ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
             return .failure(.noDisplay("GTK could not open display '\(name)'"))
         }
         return .success(())
+    }
+
+    /// With no D-Bus session there is no accessibility bus, but a sandboxed web process still
+    /// tries the proxy WebKit would have made for one, and warns at every launch ("Can't connect
+    /// to a11y bus"). WebKit reads the bus from its web process's environment only, so an empty
+    /// `WEBKIT_A11Y_BUS_ADDRESS` tells it there is none (unless the caller named a bus).
+    private static func accessibilityBus(_ environment: [String: String]) {
+        if WebProcessSandbox.hasNoSessionBus(environment), environment["AT_SPI_BUS_ADDRESS"] == nil,
+           environment["WEBKIT_A11Y_BUS_ADDRESS"] == nil {
+            setenv("WEBKIT_A11Y_BUS_ADDRESS", "", 1)
+        }
     }
 }

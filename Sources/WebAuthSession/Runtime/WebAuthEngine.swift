@@ -17,15 +17,15 @@ public enum WebAuthEngine {
 
     /// Starts what the first sign-in would otherwise wait for: the main loop, the display (a
     /// private Xvfb when there is none), the shared web context with its network process, and,
-    /// from now on, one ephemeral web view kept ready with its web process running, so that
-    /// ephemeral sessions do not wait for a process to launch.
+    /// with ``EngineConfiguration/prewarmsWebViews``, the first ephemeral web view kept ready
+    /// with its web process running. It changes no setting: the configuration decides.
     /// Optional: a pool or a harness calls it before it needs a sign-in.
     /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, ``WebAuthSessionError/engineShutDown``.
     @WebKitActor
     public static func prewarm() throws(WebAuthSessionError) {
         try GTKEnvironment.ready()
         let context = try WebContextPool.shared.context(for: .ephemeral)
-        PrewarmedView.shared.enable(in: context)  // starts a web process and the network process
+        PrewarmedView.shared.warm(in: context)  // with prewarmed views: a web process and the network process
     }
 
     /// Ends every running session with ``WebAuthSessionError/engineShutDown``, destroys their

@@ -78,24 +78,22 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     }
 
     /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout).
-    public static func settleTimeout(seconds: Double) -> Duration? {
+    package static func settleTimeout(seconds: Double) -> Duration? {
         seconds > 0 ? .milliseconds(Int(seconds * 1000)) : nil
-    }
-
-    /// Where every failed script leaves its ``FailureReport`` unasked: `$WEBAUTH_ARTIFACTS_DIR`
-    /// if set (a CI job sets it and keeps the directory), else nowhere.
-    public static var defaultArtifactsDirectory: URL? {
-        ProcessInfo.processInfo.environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
     }
 
     /// Runs the steps in `session`'s page; `progress` hears each step before it runs. After the
     /// last step the session fails if its page settles (``settleTimeout``).
     /// - Parameters:
+    ///   - session: the session whose page the steps act on.
     ///   - environment: where ``LoginValue/environment(_:)`` values come from.
-    ///   - artifactsDirectory: if set, a failure's report is also written to a new directory in it.
+    ///   - http: the HTTP client that reads ``LoginValue/outbox(_:)`` values.
+    ///   - artifactsDirectory: if set, a failure's report is also written to a new directory in it
+    ///     (a CI job passes a directory it keeps); by default it is only in the error.
+    ///   - progress: hears each step, with its number from 1, before it runs.
     /// - Throws: ``LoginScriptError``.
     public func run(in session: WebAuthenticationSession, environment: [String: String] = ProcessInfo.processInfo.environment,
-                    http: any HTTPClient = URLSessionHTTPClient(), artifactsDirectory: URL? = LoginScript.defaultArtifactsDirectory,
+                    http: any HTTPClient = URLSessionHTTPClient(), artifactsDirectory: URL? = nil,
                     progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
         let destination = SecretDestination(providerURL: session.url, allowlist: secretHosts)
         for (index, step) in steps.enumerated() {
@@ -116,10 +114,11 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     }
 
     /// This script as the `script:` of ``OpenIDConnectClient/signIn(scopes:responseType:responseMode:additionalParameters:options:script:)``,
-    /// reading values from `environment`.
-    public func runner(environment: [String: String] = ProcessInfo.processInfo.environment)
+    /// reading values from `environment` and leaving a failure's report in `artifactsDirectory`
+    /// if one is given (see ``run(in:environment:http:artifactsDirectory:progress:)``).
+    public func runner(environment: [String: String] = ProcessInfo.processInfo.environment, artifactsDirectory: URL? = nil)
         -> @Sendable (WebAuthenticationSession) async throws -> Void {
-        { session in try await run(in: session, environment: environment) }
+        { session in try await run(in: session, environment: environment, artifactsDirectory: artifactsDirectory) }
     }
 
     private func perform(_ step: LoginStep, in session: WebAuthenticationSession, environment: [String: String],

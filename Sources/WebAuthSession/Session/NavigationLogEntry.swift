@@ -6,34 +6,56 @@ import Foundation
 public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Milliseconds since the session started.
     public let milliseconds: Int
-    /// `load-started`, `load-redirected`, `load-committed`, `load-finished`, `title`, `allowed`, `captured`, `refused`, `print-refused`.
-    public let kind: String
+    /// What happened; it encodes as its raw value (`load-committed`...).
+    public let kind: Kind
     /// The URL (or the title, for `title`).
     public let value: String
     /// More: the TLS state of a committed page, the reason for a refusal.
     public let detail: String?
 
+    /// What a ``NavigationLogEntry`` records.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A page load started (``value``: its URL).
+        case loadStarted = "load-started"
+        /// The load was redirected by the server.
+        case loadRedirected = "load-redirected"
+        /// The page committed: its first bytes arrived (``detail``: its TLS state).
+        case loadCommitted = "load-committed"
+        /// The page finished loading.
+        case loadFinished = "load-finished"
+        /// The page's title changed (``value``: the title).
+        case title
+        /// The navigation policy let a navigation through.
+        case allowed
+        /// The navigation was the redirect URI: the session captured it.
+        case captured
+        /// The navigation policy refused a navigation (``detail``: why).
+        case refused
+        /// The page asked to print and was refused.
+        case printRefused = "print-refused"
+    }
+
     /// `(event, ms)`, or `nil` for events too frequent for a log (load progress).
     init?(_ event: WebAuthenticationEvent, milliseconds: Int) {
         self.milliseconds = milliseconds
         switch event {
-        case .loadStarted(let url): (kind, value, detail) = ("load-started", url, nil)
-        case .loadRedirected(let url): (kind, value, detail) = ("load-redirected", url, nil)
-        case .loadCommitted(let url, _, let tls): (kind, value, detail) = ("load-committed", url, "TLS: \(tls)")
-        case .loadFinished(let url): (kind, value, detail) = ("load-finished", url, nil)
-        case .titleChanged(let title): (kind, value, detail) = ("title", title, nil)
+        case .loadStarted(let url): (kind, value, detail) = (.loadStarted, url, nil)
+        case .loadRedirected(let url): (kind, value, detail) = (.loadRedirected, url, nil)
+        case .loadCommitted(let url, _, let tls): (kind, value, detail) = (.loadCommitted, url, "TLS: \(tls)")
+        case .loadFinished(let url): (kind, value, detail) = (.loadFinished, url, nil)
+        case .titleChanged(let title): (kind, value, detail) = (.title, title, nil)
         case .progress: return nil
-        case .printRefused(let url): (kind, value, detail) = ("print-refused", url, nil)
+        case .printRefused(let url): (kind, value, detail) = (.printRefused, url, nil)
         case .navigation(let decision):
             switch decision.verdict {
-            case .allowed: (kind, value, detail) = ("allowed", decision.url, nil)
-            case .captured: (kind, value, detail) = ("captured", decision.url, nil)
-            case .refused(let reason): (kind, value, detail) = ("refused", decision.url, reason.rawValue)
+            case .allowed: (kind, value, detail) = (.allowed, decision.url, nil)
+            case .captured: (kind, value, detail) = (.captured, decision.url, nil)
+            case .refused(let reason): (kind, value, detail) = (.refused, decision.url, reason.rawValue)
             }
         }
     }
 
     public var description: String {
-        String(format: "%6d ms %@ %@", milliseconds, kind, value) + (detail.map { " (\($0))" } ?? "")
+        String(format: "%6d ms %@ %@", milliseconds, kind.rawValue, value) + (detail.map { " (\($0))" } ?? "")
     }
 }

@@ -1,7 +1,7 @@
 import OpenIDConnect
 
 /// What a page that ended a sign-in showed, in a line a person can act on: its title, its
-/// address with every value redacted (``URLRedaction``), and its error message. Never a field's
+/// address with every value redacted (`URLRedaction`), and its error message. Never a field's
 /// value, so it can be shown or logged.
 public struct PageSummary: Sendable, Hashable, CustomStringConvertible {
     /// The page's address, its values redacted.

@@ -1,7 +1,7 @@
 import OpenIDConnect
 
 /// Why a sign-in session did not return a callback. Each case carries what a caller needs to act.
-/// The URLs it carries have their values redacted (``URLRedaction``), so a message can be shown or logged.
+/// The URLs it carries have their values redacted (`URLRedaction`), so a message can be shown or logged.
 public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The person closed the window (or the page closed itself) before the redirect.
     case closedByUser

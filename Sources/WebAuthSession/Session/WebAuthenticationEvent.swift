@@ -1,5 +1,5 @@
 /// Progress of a sign-in, for a spinner, a status line or a navigation log. Every URL in an
-/// event has its values redacted (``URLRedaction``): events are safe to log.
+/// event has its values redacted (`URLRedaction`): events are safe to log.
 public enum WebAuthenticationEvent: Sendable, Hashable {
     /// A page started loading.
     case loadStarted(url: String)
@@ -69,7 +69,7 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
         case download
     }
 
-    /// The URL, with every value that could be a secret replaced by its length (``URLRedaction``).
+    /// The URL, with every value that could be a secret replaced by its length (`URLRedaction`).
     public let url: String
     /// What the engine did.
     public let verdict: Verdict

@@ -16,7 +16,7 @@ import OpenIDConnect
 /// A session runs once. Cancelling the calling task, calling ``cancel()``, the timeout, the
 /// person closing the window and every failure all close the window and free the view before
 /// ``start()`` returns. ``events`` reports progress while it runs; the page-scripting methods
-/// (``evaluateJavaScript(_:)``, ``waitForElement(_:timeout:)``, ``waitForURL(timeout:where:)``)
+/// (``evaluateJavaScript(_:timeout:)``, ``waitForElement(_:timeout:)``, ``waitForURL(timeout:where:)``)
 /// drive the page from another task.
 @WebKitActor
 public final class WebAuthenticationSession {

@@ -2,7 +2,7 @@ import Foundation
 import OpenIDConnect
 internal import CSecret
 
-/// Keeps an ``AuthState`` in the Secret Service (GNOME Keyring, KWallet's Secret Service API,
+/// Keeps an `AuthState` in the Secret Service (GNOME Keyring, KWallet's Secret Service API,
 /// KeePassXC...): the Linux keychain, through libsecret. The item is found by the store's name
 /// (schema `io.github.webauthsession.AuthState`); its secret is the same archive the file
 /// store writes, so damaged or foreign content is refused the same way and never overwritten.
@@ -12,7 +12,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
     private var location: String { "Secret Service item '\(name)'" }
 
     /// A store named `name`.
-    /// - Throws: ``AuthStateStoreError/invalidName(_:)`` for an empty name.
+    /// - Throws: `AuthStateStoreError.invalidName` for an empty name.
     public init(name: String) throws(AuthStateStoreError) {
         guard !name.isEmpty else { throw .invalidName(name) }
         self.name = name

@@ -2,33 +2,39 @@ internal import CWebKitGTK
 
 /// One ephemeral web view made ahead of time, its web process already started on `about:blank`,
 /// so that the next ephemeral session does not wait for a process to launch. Taking it makes the
-/// next one. It exists only after ``WebAuthEngine/prewarm()`` (a pool or harness asks for it).
+/// next one. Only when ``EngineConfiguration/prewarmsWebViews`` is set: the configuration, fixed
+/// when the engine starts, decides it, not who called what first.
 @WebKitActor
 final class PrewarmedView {
     static let shared = PrewarmedView()
 
     private var ready: UnsafeMutablePointer<WebKitWebView>?
-    /// Whether views are being prewarmed (``WebAuthEngine/prewarm()`` was called).
-    private(set) var isEnabled = false
+    private var discarded = false
 
-    /// Starts keeping a view ready in `context`.
-    func enable(in context: UnsafeMutablePointer<WebKitWebContext>) {
-        isEnabled = true
-        if ready == nil { make(in: context) }
+    /// Whether views are prewarmed (``EngineConfiguration/prewarmsWebViews``) and the engine runs.
+    var isEnabled: Bool { EngineRuntime.shared.configuration.prewarmsWebViews && !discarded }
+
+    /// Makes the first view in `context`, if views are prewarmed and none is ready yet.
+    func warm(in context: UnsafeMutablePointer<WebKitWebContext>) {
+        if isEnabled, ready == nil { make(in: context) }
     }
 
     /// The ready view (owned by the caller from now on), or `nil`; a new one is made for next time.
     /// A view still loading its `about:blank` is not ready: its navigation would reach the session.
     func take(in context: UnsafeMutablePointer<WebKitWebContext>) -> UnsafeMutablePointer<WebKitWebView>? {
-        guard isEnabled, let view = ready, webkit_web_view_is_loading(view) == 0 else { return nil }
+        guard isEnabled else { return nil }
+        guard let view = ready, webkit_web_view_is_loading(view) == 0 else {
+            warm(in: context)
+            return nil
+        }
         ready = nil
         make(in: context)
         return view
     }
 
-    /// Drops the ready view (at shutdown).
+    /// Drops the ready view and makes no more (at shutdown).
     func discard() {
-        isEnabled = false
+        discarded = true
         if let view = ready { g_object_unref(UnsafeMutableRawPointer(view)) }
         ready = nil
     }

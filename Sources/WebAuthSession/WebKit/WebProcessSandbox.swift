@@ -65,15 +65,12 @@ public enum WebProcessSandbox: Sendable, Hashable, CustomStringConvertible {
     static func apply(to context: UnsafeMutablePointer<WebKitWebContext>) {
         guard current == .on else { return }
         webkit_web_context_set_sandbox_enabled(context, 1)
-        // With no D-Bus session (none set, or its socket is not there) there is no accessibility
-        // bus, but a sandboxed web process still tries the proxy WebKit would have made for one,
-        // and warns at every launch ("Can't connect to a11y bus"). An empty address tells it there is none.
-        let environment = ProcessInfo.processInfo.environment
-        let session = environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
-        let noSession = session == nil || socketPath(of: session!).map { !FileManager.default.fileExists(atPath: $0) } == true
-        if noSession, environment["AT_SPI_BUS_ADDRESS"] == nil, environment["WEBKIT_A11Y_BUS_ADDRESS"] == nil {
-            setenv("WEBKIT_A11Y_BUS_ADDRESS", "", 1)
-        }
+    }
+
+    /// Whether `environment` has no usable D-Bus session: none set, or its socket is not there.
+    static func hasNoSessionBus(_ environment: [String: String]) -> Bool {
+        guard let session = environment["DBUS_SESSION_BUS_ADDRESS"], !session.isEmpty else { return true }
+        return socketPath(of: session).map { !FileManager.default.fileExists(atPath: $0) } == true
     }
 
     /// Whether WebKit would run web processes in bubblewrap here, and safely: the checks WebKit

@@ -28,33 +28,6 @@ enum TestEngine {
         return WebAuthenticationSession(url: url, redirectURI: try RedirectURI(redirectURI), options: options)
     }
 
-    /// A TCP port on `host` that nothing listens on right now.
-    static func freePort(host: String = "127.0.0.1") -> Int {
-        let family = host.contains(":") ? AF_INET6 : AF_INET
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var length: socklen_t
-        var storage = sockaddr_storage()
-        if family == AF_INET6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_addr = in6addr_loopback
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeBytes(of: &address) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeBytes(of: &address) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
-        }
-        _ = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        // sin_port and sin6_port both sit at offset 2, in network byte order.
-        let port = withUnsafeBytes(of: &storage) { $0.load(fromByteOffset: 2, as: UInt16.self) }
-        return Int(UInt16(bigEndian: port))
-    }
-
     /// Whether `::1` can be bound here (some containers have no IPv6 loopback).
     static let hasIPv6Loopback: Bool = {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)

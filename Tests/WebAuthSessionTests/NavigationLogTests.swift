@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import WebAuthSession
+
+/// The navigation log's entries, without WebKit: a typed kind in Swift, the same strings as
+/// ever in `navigation.json`.
+@Suite("Navigation log")
+struct NavigationLogTests {
+    @Test("each event becomes an entry of its kind, written in navigation.json as the same string as before", arguments: [
+        (WebAuthenticationEvent.loadStarted(url: "https://p.example/a"), NavigationLogEntry.Kind.loadStarted, "load-started"),
+        (.loadRedirected(url: "https://p.example/b"), .loadRedirected, "load-redirected"),
+        (.loadCommitted(url: "https://p.example/b", host: "p.example", tls: .valid), .loadCommitted, "load-committed"),
+        (.loadFinished(url: "https://p.example/b"), .loadFinished, "load-finished"),
+        (.titleChanged("Sign in"), .title, "title"),
+        (.printRefused(url: "https://p.example/b"), .printRefused, "print-refused"),
+        (.navigation(NavigationDecision(url: "https://p.example/c", verdict: .allowed)), .allowed, "allowed"),
+        (.navigation(NavigationDecision(url: "com.example:/cb?code=<4>", verdict: .captured)), .captured, "captured"),
+        (.navigation(NavigationDecision(url: "file:///etc/passwd", verdict: .refused(.fileURL))), .refused, "refused"),
+    ])
+    func kinds(event: WebAuthenticationEvent, kind: NavigationLogEntry.Kind, json: String) throws {
+        let entry = try #require(NavigationLogEntry(event, milliseconds: 12))
+        #expect(entry.kind == kind)
+        let encoded = try JSONEncoder().encode(entry)
+        let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        #expect(object["kind"] as? String == json)
+        #expect(try JSONDecoder().decode(NavigationLogEntry.self, from: encoded) == entry)
+        #expect(entry.description.contains(" \(json) "))
+    }
+
+    @Test("progress is too frequent for the log")
+    func progressIsNotLogged() {
+        #expect(NavigationLogEntry(.progress(0.5), milliseconds: 1) == nil)
+    }
+}
