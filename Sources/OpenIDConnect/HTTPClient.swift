@@ -54,11 +54,15 @@ public enum HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case network(url: String, message: String)
     /// The TLS handshake failed (untrusted or invalid certificate, protocol error).
     case tls(url: String, message: String)
+    /// No answer came in time: the request's own timeout, or the caller's deadline. `after` is
+    /// how long the caller allowed, when it set the limit.
+    case timedOut(url: String, after: Duration?)
 
     public var description: String {
         switch self {
         case .network(let url, let message): "network error talking to \(url): \(message)"
         case .tls(let url, let message): "TLS error talking to \(url): \(message)"
+        case .timedOut(let url, let after): "no answer from \(url)" + (after.map { " within \($0.components.seconds) s" } ?? " in time")
         }
     }
 }
@@ -101,6 +105,7 @@ public final class URLSessionHTTPClient: HTTPClient {
             let isTLS = [.secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
                          .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
                          .clientCertificateRequired].contains(error.code)
+            if error.code == .timedOut { throw .timedOut(url: request.url.absoluteString, after: nil) }
             let message = error.localizedDescription
             throw isTLS ? .tls(url: request.url.absoluteString, message: message) : .network(url: request.url.absoluteString, message: message)
         } catch {
