@@ -54,8 +54,9 @@ public enum HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case network(url: String, message: String)
     /// The TLS handshake failed (untrusted or invalid certificate, protocol error).
     case tls(url: String, message: String)
-    /// No answer came in time: the request's own timeout, or the caller's deadline. `after` is
-    /// how long the caller allowed, when it set the limit.
+    /// No answer came before the caller's deadline (a whole command's time limit, for one);
+    /// `after` is how long the caller allowed, when it says. (`URLSessionHTTPClient`'s own
+    /// per-request timeout stays a ``network(url:message:)`` error.)
     case timedOut(url: String, after: Duration?)
 
     public var description: String {
@@ -105,7 +106,6 @@ public final class URLSessionHTTPClient: HTTPClient {
             let isTLS = [.secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
                          .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
                          .clientCertificateRequired].contains(error.code)
-            if error.code == .timedOut { throw .timedOut(url: request.url.absoluteString, after: nil) }
             let message = error.localizedDescription
             throw isTLS ? .tls(url: request.url.absoluteString, message: message) : .network(url: request.url.absoluteString, message: message)
         } catch {

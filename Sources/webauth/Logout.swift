@@ -39,15 +39,28 @@ struct Logout: AsyncParsableCommand {
             let saved = try SavedSignIn(profile: profile, secret: secret)
             let configuration = saved.state.configuration
             let deadline = presentation.deadline()
+            // Usage errors before anything is revoked.
+            let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI() : nil
+            // Headless, nobody can answer a question on the page: without a script, fail once it settles.
+            let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
+                                     narrator: narrator, verbose: presentation.verbose)
             var unfinished: [String] = []
+            // The refresh token first: a provider's page that never sends the person back must not use up its time.
+            var revoked = false
+            if configuration.revocationEndpoint != nil, let refreshToken = saved.state.refreshToken {
+                let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication,
+                                             http: deadline.http)
+                do {
+                    try await endpoint.revoke(refreshToken, hint: "refresh_token")
+                    revoked = true
+                } catch {
+                    unfinished.append("the refresh token was not revoked: \(error)")
+                }
+            }
             var endedAtProvider = false
-            if !local, configuration.endSessionEndpoint != nil {
+            if let redirectURI {
                 let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: saved.state.clientID,
-                                                 redirectURI: try postLogoutRedirectURI(), authentication: saved.authentication,
-                                                 http: deadline.http)
-                // Headless, nobody can answer a question on the page: without a script, fail once it settles.
-                let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
-                                         narrator: narrator, verbose: presentation.verbose)
+                                                 redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http)
                 do {
                     _ = try await narrator.waiting(for: "the sign-out") {
                         try await client.signOut(saved.state, options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline),
@@ -61,17 +74,6 @@ struct Logout: AsyncParsableCommand {
                         reason += FailureArtifacts.leave(report, in: scripting.artifacts)
                     }
                     unfinished.append(reason)
-                }
-            }
-            var revoked = false
-            if configuration.revocationEndpoint != nil, let refreshToken = saved.state.refreshToken {
-                let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication,
-                                             http: deadline.http)
-                do {
-                    try await endpoint.revoke(refreshToken, hint: "refresh_token")
-                    revoked = true
-                } catch {
-                    unfinished.append("the refresh token was not revoked: \(error)")
                 }
             }
             if case .persistent(let directory) = profile.websiteData() {

@@ -328,9 +328,9 @@ extension LoginCommandTests {
     func hungTokenEndpoint() async throws {
         let provider = try await OpenIDProvider.start()
         provider.faults = [.hangingTokenEndpoint]
-        let run = try await login(provider, ["--timeout", "10"])
+        let run = try await login(provider, ["--timeout", "20"])
         #expect(run.status == 5, "stderr: \(run.stderr)")
-        #expect(run.stderr.hasPrefix("Error: sign-in failed: no answer from \(provider.issuer)/token within 10 s."), "stderr: \(run.stderr)")
+        #expect(run.stderr.hasPrefix("Error: sign-in failed: no answer from \(provider.issuer)/token within 20 s."), "stderr: \(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty, "one line, no Foundation text: \(run.stderr)")
         await provider.stop()
     }

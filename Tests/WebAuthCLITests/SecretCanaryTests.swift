@@ -109,7 +109,8 @@ struct SecretCanaryTests {
         #expect(try await command("refresh-rejected", ["token"], faults: [.invalidGrant]) == 6)
         #expect(try await login("saved-again", Self.signIn) == 0)
         #expect(try await command("refresh-cut-off", ["token"], faults: [.truncatedTokenResponse]) == 3)
-        #expect(try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow]) == 5)
+        // The provider's page times out; the sign-in is still removed here: exit 3 ("signed out here; …").
+        #expect(try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow]) == 3)
 
         await tls.child.stop()
         let secrets = provider.secretsSeen
