@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 
 /// What the development provider knows: its users and clients, how people sign in, token
 /// lifetimes and the faults to inject. Built-in defaults, or a small JSON file:
@@ -131,7 +132,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         do { data = try Data(contentsOf: file) } catch { throw .unreadable(path: file.path, message: error.localizedDescription) }
         let configuration: DevProviderConfiguration
         do { configuration = try JSONDecoder().decode(DevProviderConfiguration.self, from: data) } catch {
-            throw .malformed(path: file.path, message: String(describing: error))
+            throw .malformed(path: file.path, message: (error as? DecodingError).map { DecodingProblem($0).description } ?? "not JSON")
         }
         try configuration.validate(path: file.path)
         return configuration

@@ -1,6 +1,6 @@
 /// The HTML of the development provider's pages: plain, accessible, with stable element IDs for
 /// scripts (`#username`, `#password`, `#sign-in`, `#use-email-code`, `#email`, `#send-code`,
-/// `#code`, `#verify`, `#resend`, `#allow`, `#deny`, and `#error` / `#notice` for messages).
+/// `#code`, `#verify`, `#resend`, `#allow`, `#deny`, `#sign-out`, `#stay`, and `#error` / `#notice` for messages).
 /// Every form posts back to the authorization URL it was shown at; a hidden `step` says which.
 enum LoginPage {
     /// The user name and password form.
@@ -60,6 +60,19 @@ enum LoginPage {
               <input type="hidden" name="step" value="consent"><input type="hidden" name="interaction" value="\(escape(interaction))">
               <button id="allow" name="decision" value="allow" type="submit">Allow</button>
               <button id="deny" name="decision" value="deny" type="submit" class="secondary">Deny</button>
+            </form>
+            """)
+    }
+
+    /// The end-session endpoint's question (``ProviderFault/confirmSignOut``): sign out, or stay.
+    static func confirmSignOut() -> String {
+        document(title: "Sign out?", body: """
+            <h1>Sign out?</h1>
+            <p id="question">Do you want to sign out of the development provider?</p>
+            <form method="post">
+              <input type="hidden" name="step" value="sign-out">
+              <button id="sign-out" name="decision" value="sign-out" type="submit">Sign out</button>
+              <button id="stay" name="decision" value="stay" type="submit" class="secondary">Stay signed in</button>
             </form>
             """)
     }

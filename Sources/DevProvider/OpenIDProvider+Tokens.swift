@@ -10,6 +10,10 @@ extension OpenIDProvider {
         let grantType = form["grant_type"] ?? ""
         state.withLock { $0.requestCounts["/token#" + grantType, default: 0] += 1 }
         if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
+        if has(.hangingTokenEndpoint) {
+            await held.hold()
+            return LocalHTTPResponse(status: 503, body: "the provider stopped")
+        }
         if has(.htmlErrorPage) {
             return .html(LoginPage.message(title: "502 Bad Gateway", "The upstream server is not answering."), status: 502)
         }
@@ -104,10 +108,21 @@ extension OpenIDProvider {
     }
 
     /// RP-initiated logout: records the hint and returns to a registered post-logout redirect URI
-    /// with `state`; without one, shows a "signed out" page.
+    /// with `state`; without one, shows a "signed out" page. With ``ProviderFault/confirmSignOut``
+    /// it first asks, and the form posts the answer back here.
     func endSession(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
         let query = Self.fields(request.query)
-        state.withLock { $0.signedOutHints.append(query["id_token_hint"] ?? "") }
+        if has(.confirmSignOut) {
+            guard request.method == "POST" else {
+                state.withLock { $0.signedOutHints.append(query["id_token_hint"] ?? "") }
+                return .html(LoginPage.confirmSignOut())
+            }
+            guard Self.fields(request.body)["decision"] == "sign-out" else {
+                return .html(LoginPage.message(title: "Still signed in", "You are still signed in."))
+            }
+        } else {
+            state.withLock { $0.signedOutHints.append(query["id_token_hint"] ?? "") }
+        }
         guard let client = client(query["client_id"]), let target = query["post_logout_redirect_uri"],
               client.postLogoutRedirectURIs.contains(target) else {
             return .html(LoginPage.message(title: "Signed out", "You are signed out."))

@@ -25,6 +25,8 @@ public final class OpenIDProvider: Sendable {
     /// A key the JWKS does not publish, for ``ProviderFault/badIDTokenSignature``.
     let rogueKeys: JWTKeyCollection
     let publicJWK: JSONValue
+    /// Requests held by ``ProviderFault/hangingTokenEndpoint``.
+    let held = HeldRequests()
     /// The users, clients and settings the provider started with.
     public let configuration: DevProviderConfiguration
 
@@ -132,8 +134,11 @@ public final class OpenIDProvider: Sendable {
         self.state = Mutex(State(faults: configuration.faults, accessTokenLifetime: configuration.accessTokenLifetime))
     }
 
-    /// Stops the provider.
-    public func stop() async { await server.stop() }
+    /// Stops the provider (held requests are answered first).
+    public func stop() async {
+        held.releaseAll()
+        await server.stop()
+    }
 
     /// The faults injected now; change them at any time.
     public var faults: Set<ProviderFault> {
@@ -176,7 +181,7 @@ public final class OpenIDProvider: Sendable {
         case ("POST", "/token"): return await token(request)
         case ("GET", "/userinfo"): return userinfo(request)
         case ("POST", "/revoke"): return revoke(request)
-        case ("GET", "/logout"): return endSession(request)
+        case (_, "/logout"): return endSession(request)
         case ("GET", "/outbox"): return outbox(request)
         default: return LocalHTTPResponse(status: 404, body: "not found")
         }

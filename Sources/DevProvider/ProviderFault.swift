@@ -13,6 +13,13 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// The token endpoint's answer is cut off halfway, its access token included (a connection
     /// dropped by a proxy): the client must fail without quoting it.
     case truncatedTokenResponse = "truncated-token-response"
+    /// The token endpoint never answers (until the provider stops), as a hung upstream would:
+    /// the client's own timeout must end the wait.
+    case hangingTokenEndpoint = "hanging-token-endpoint"
+    /// The end-session endpoint first asks "Do you want to sign out?" (`#sign-out` or `#stay`),
+    /// as real providers do for RP-initiated logout; only "Sign out" ends the session and
+    /// redirects back.
+    case confirmSignOut = "confirm-sign-out"
     /// Authorization responses carry a wrong `iss` (a mix-up attack, RFC 9207).
     case wrongIssuer = "wrong-issuer"
     /// ID tokens expired an hour ago.

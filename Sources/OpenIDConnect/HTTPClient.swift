@@ -54,11 +54,16 @@ public enum HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case network(url: String, message: String)
     /// The TLS handshake failed (untrusted or invalid certificate, protocol error).
     case tls(url: String, message: String)
+    /// No answer came before the caller's deadline (a whole command's time limit, for one);
+    /// `after` is how long the caller allowed, when it says. (`URLSessionHTTPClient`'s own
+    /// per-request timeout stays a ``network(url:message:)`` error.)
+    case timedOut(url: String, after: Duration?)
 
     public var description: String {
         switch self {
         case .network(let url, let message): "network error talking to \(url): \(message)"
         case .tls(let url, let message): "TLS error talking to \(url): \(message)"
+        case .timedOut(let url, let after): "no answer from \(url)" + (after.map { " within \($0.components.seconds) s" } ?? " in time")
         }
     }
 }

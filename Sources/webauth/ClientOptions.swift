@@ -56,6 +56,7 @@ struct ClientOptions: ParsableArguments {
                 jwksURI: try (jwksURI ?? fromFile("jwks_uri")).map { try Self.url($0, "JWKS URI") }))
         } else {
             guard let issuer else { throw CommandFailure(.usage, "no provider: give --issuer, or issuer in --config") }
+            _ = try Self.url(issuer, "issuer")
             provider = .issuer(issuer)
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
@@ -65,10 +66,15 @@ struct ClientOptions: ParsableArguments {
                               parameters: try file?.parameters("parameters") ?? [:])
     }
 
+    /// `text` as an http(s) URL with a host; the message says what is missing or misspelt.
     private static func url(_ text: String, _ what: String) throws(CommandFailure) -> URL {
-        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
-            throw CommandFailure(.usage, "the \(what) \(text) is not an http(s) URL")
+        guard let url = URL(string: text), let scheme = url.scheme, text.contains("://") else {
+            throw CommandFailure(.usage, "the \(what) \(text) has no scheme: write it as https://\(text)")
         }
+        guard scheme == "https" || scheme == "http" else {
+            throw CommandFailure(.usage, "the \(what) \(text) is not an http(s) URL: " + Spelling.unknown("scheme", scheme, among: ["https", "http"]))
+        }
+        guard url.host?.isEmpty == false else { throw CommandFailure(.usage, "the \(what) \(text) has no host") }
         return url
     }
 }
@@ -86,8 +92,9 @@ struct ClientSettings {
     /// Authorization parameters from the configuration file.
     let parameters: [String: String]
 
-    var client: OpenIDConnectClient {
+    /// A client of these settings whose requests go through `http`.
+    func client(http: any HTTPClient) -> OpenIDConnectClient {
         OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                            allowInsecureHTTP: allowInsecureHTTP)
+                            allowInsecureHTTP: allowInsecureHTTP, http: http)
     }
 }

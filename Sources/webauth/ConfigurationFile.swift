@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 
 /// The client settings in a `--config` file: JSON, or a property list like the `PlusAuth.plist`
 /// of AppAuth's iOS tutorials. Keys may sit at the top level or under `credentials`, in
@@ -27,12 +28,17 @@ struct ConfigurationFile {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw CommandFailure(.usage, "cannot read the configuration file \(path): \(error.localizedDescription)")
         }
-        let parsed: Any?
+        let parsed: Any
         if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(64), as: UTF8.self).contains("<?xml")
             || String(decoding: data.prefix(64), as: UTF8.self).contains("<plist") {
-            parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
+            do { parsed = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
+                throw CommandFailure(.usage, "the configuration file \(path) is not a valid property list")
+            }
         } else {
-            parsed = try? JSONSerialization.jsonObject(with: data)
+            do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
+                throw CommandFailure(.usage, "the configuration file \(path) is not valid JSON: "
+                    + (JSONSyntaxError.first(in: data)?.description ?? "it cannot be read as JSON"))
+            }
         }
         guard let dictionary = parsed as? [String: Any] else {
             throw CommandFailure(.usage, "the configuration file \(path) is not a JSON object or a property-list dictionary")
@@ -41,8 +47,15 @@ struct ConfigurationFile {
         if let credentials = dictionary["credentials"] as? [String: Any] {
             values.merge(credentials) { _, nested in nested }
         }
+        for key in values.keys where !Self.keys.contains(Self.snakeCase(key)) && key != "credentials" {
+            throw CommandFailure(.usage, Spelling.unknown("key", key, among: Self.keys) + " in \(path)")
+        }
         self.values = values
     }
+
+    /// The keys a configuration file may hold (each also in camelCase).
+    static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
+                       "allow_insecure_http", "scopes", "scope", "parameters"]
 
     /// The text under `key` (snake_case; the camelCase spelling is looked up too).
     /// - Throws: ``CommandFailure`` when the value is there but is not text.
@@ -81,6 +94,10 @@ struct ConfigurationFile {
 
     private func value(_ key: String) -> Any? {
         values[key] ?? values[Self.camelCase(key)]
+    }
+
+    private static func snakeCase(_ key: String) -> String {
+        key.reduce(into: "") { snake, character in snake += character.isUppercase ? "_" + character.lowercased() : String(character) }
     }
 
     private static func camelCase(_ key: String) -> String {

@@ -48,10 +48,13 @@ enum ExitStatus: Int32, CaseIterable {
 struct CommandFailure: Error, CustomStringConvertible {
     let status: ExitStatus
     let message: String
+    /// What a person can do about it: the status's own advice, unless the failure knows better.
+    let advice: String
 
-    init(_ status: ExitStatus, _ message: String) {
+    init(_ status: ExitStatus, _ message: String, advice: String? = nil) {
         self.status = status
         self.message = message
+        self.advice = advice ?? status.advice
     }
 
     var description: String { message }
@@ -99,6 +102,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     private static func status(of error: OpenIDConnectError) -> ExitStatus {
         switch error {
+        case .http(.timedOut): .timedOut
         case .http: .networkError
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError
@@ -113,7 +117,7 @@ extension AsyncParsableCommand {
         do {
             try await body()
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.status.advice)\n".utf8))
+            FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.advice)\n".utf8))
             throw ExitCode(failure.status.rawValue)
         }
     }

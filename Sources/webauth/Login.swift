@@ -28,8 +28,7 @@ struct Login: AsyncParsableCommand {
     @Option(help: "The response type: code, id_token, id_token token, code id_token, token.")
     var responseType: String = "code"
 
-    @Option(help: ArgumentHelp("A login script (JSON or YAML) to fill the page; secrets come from the environment.", valueName: "file"))
-    var script: String?
+    @OptionGroup(title: "Login script") var scripting: PageScriptOptions
 
     @Flag(help: "Sign in in the desktop's browser instead (RFC 8252): for providers that refuse embedded views. The redirect comes to http://127.0.0.1:PORT/callback.")
     var systemBrowser = false
@@ -37,14 +36,6 @@ struct Login: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --system-browser: the program to open the URL with (its last argument), instead of xdg-open.",
                                valueName: "path"))
     var browserCommand: String?
-
-    @Option(help: ArgumentHelp("With --script: fail when the page stays still this long after the last step with no redirect (default: 10; 0: wait for --timeout).",
-                               valueName: "seconds"))
-    var settleTime: Double?
-
-    @Option(help: ArgumentHelp("Where a failed sign-in leaves its screenshot, page facts and navigation log (default with --script: a new directory under $TMPDIR).",
-                               valueName: "directory"))
-    var artifacts: String?
 
     @Option(help: ArgumentHelp("Write the navigation log (JSON) here, whether the sign-in works or not.", valueName: "file"))
     var trace: String?
@@ -59,7 +50,7 @@ struct Login: AsyncParsableCommand {
         try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved") {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
-            let loginScript = try readScript()
+            let page = PageScriptRun(script: try scripting.loginScript(), narrator: narrator, verbose: presentation.verbose)
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
@@ -67,76 +58,39 @@ struct Login: AsyncParsableCommand {
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let store = try profile.store()
-            let verbose = presentation.verbose
-            let shown = SessionBox()
-            let progress = ScriptProgress()
+            let deadline = presentation.deadline()
+            let client = settings.client(http: deadline.http)
             let outcome: Result<SignInResult, SignInError>
             do {
                 outcome = .success(try await narrator.waiting(for: "the sign-in") {
+                    // Discovery first, so that the page gets what is left of --timeout.
+                    do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
                     if systemBrowser {
-                        return try await settings.client.signInWithSystemBrowser(
+                        return try await client.signInWithSystemBrowser(
                             scopes: scopes, additionalParameters: parameters, browser: browserCommand.map { .command([$0]) } ?? .desktopDefault,
-                            timeout: .seconds(presentation.timeout))
+                            timeout: max(deadline.remaining, .milliseconds(1)))
                     }
-                    return try await settings.client.signIn(
+                    return try await client.signIn(
                         scopes: scopes, responseType: responseType, additionalParameters: parameters,
-                        options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
-                            shown.session = session
-                            narrator.follow(session)
-                            try await loginScript?.run(in: session, artifactsDirectory: Self.artifactsDirectoryFromEnvironment) { number, step in
-                                progress.starting(number)
-                                if verbose { narrator.say("step \(number): \(step)") }
-                            }
-                            progress.finish()
-                        }
+                        options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline), script: { try await page($0) })
                 })
             } catch let error as SignInError {
                 outcome = .failure(error)
             }
-            if let trace { await Self.writeTrace(of: shown.session, to: trace, narrator) }
+            if let trace { await Self.writeTrace(of: page.shown.session, to: trace, narrator) }
             let state: AuthState
             switch outcome {
             case .success(let result): state = result.authState
             case .failure(let error):
                 // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
                 if Task.isCancelled { throw CommandFailure(error) }
-                if case .script(let failure) = error, let report = failure.report { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
-                guard var report = await shown.session?.failureSnapshot, loginScript != nil || artifacts != nil else { throw CommandFailure(error) }
-                if let loginScript { progress.describe(loginScript, in: &report) }
-                throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts)
+                let failure = CommandFailure(error)
+                guard let report = await page.report(of: error, requested: scripting.artifacts != nil) else { throw failure }
+                throw CommandFailure(failure.status, failure.message + FailureArtifacts.leave(report, in: scripting.artifacts))
             }
             do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
             print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
         }
-    }
-
-    /// `$WEBAUTH_ARTIFACTS_DIR`, if set: where every failed script also leaves its report, beside
-    /// `--artifacts` (a CI job sets it and keeps the directory). The library reads no such variable.
-    private static var artifactsDirectoryFromEnvironment: URL? {
-        ProcessInfo.processInfo.environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-    }
-
-    /// The --script file, with --settle-time applied.
-    private func readScript() throws(CommandFailure) -> LoginScript? {
-        guard let script else { return nil }
-        var loginScript: LoginScript
-        do { loginScript = try LoginScript(contentsOfFile: script) } catch { throw CommandFailure(.usage, "\(error)") }
-        if let settleTime {
-            guard settleTime >= 0 else { throw CommandFailure(.usage, "--settle-time must not be negative") }
-            loginScript.settleTimeout = LoginScript.settleTimeout(seconds: settleTime)
-        }
-        return loginScript
-    }
-
-    /// Leaves the failed sign-in's artefacts in `directory` (or a new temporary one) and adds
-    /// where to `failure`'s message.
-    private static func leavingArtifacts(_ failure: CommandFailure, _ report: FailureReport, in directory: String?) -> CommandFailure {
-        let target = directory.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("webauth-failure-\(UUID().uuidString.prefix(8))")
-        do { try report.write(to: target) } catch {
-            return CommandFailure(failure.status, "\(failure.message) (no artifacts: \(target.path): \(error.localizedDescription))")
-        }
-        return CommandFailure(failure.status, "\(failure.message); screenshot, page and navigation log in \(target.path)")
     }
 
     /// Writes the session's navigation log as JSON.

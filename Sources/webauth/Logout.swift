@@ -9,9 +9,13 @@ struct Logout: AsyncParsableCommand {
         abstract: "Sign out: end the provider's session (RP-Initiated Logout), revoke the refresh token, delete the saved sign-in.",
         discussion: """
             The provider's end-session page is shown (headless with --headless) and its redirect \
-            back to the post-logout redirect URI is caught. With --local, the provider is not \
-            asked to end its session; the refresh token is still revoked when the provider has a \
-            revocation endpoint. A --profile's cookies are deleted too.
+            back to the post-logout redirect URI is caught. A provider that asks "Do you want to \
+            sign out?" needs a person, or a --script that answers; headless without a script, \
+            such a page fails once it has stood still for the settle time. Whatever the provider's \
+            page does, the refresh token is revoked (when the provider has a revocation endpoint), \
+            and the saved sign-in and a --profile's cookies are deleted. Exits 0 when every part \
+            worked, 3 when only the provider's part did not ("signed out here; the provider's \
+            sign-out did not finish: ..."). With --local, the provider's page is not shown.
             """)
 
     @OptionGroup var profile: ProfileOptions
@@ -26,6 +30,7 @@ struct Logout: AsyncParsableCommand {
     @Flag(help: "Do not end the provider's session; only revoke and forget.")
     var local = false
 
+    @OptionGroup(title: "Logout script") var scripting: PageScriptOptions
     @OptionGroup(title: "Presentation") var presentation: PresentationOptions
 
     func run() async throws {
@@ -33,43 +38,76 @@ struct Logout: AsyncParsableCommand {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let saved = try SavedSignIn(profile: profile, secret: secret)
             let configuration = saved.state.configuration
-            var endedAtProvider = false
-            if !local, configuration.endSessionEndpoint != nil {
-                let redirect = try redirectURI ?? config.map { path throws(CommandFailure) in try ConfigurationFile(path: path) }?
-                    .string("redirect_uri") ?? "com.example.webauth:/callback"
-                let redirectURI: RedirectURI
-                do { redirectURI = try RedirectURI(redirect) } catch {
-                    throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")
-                }
-                let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: saved.state.clientID,
-                                                 redirectURI: redirectURI, authentication: saved.authentication)
-                do {
-                    _ = try await narrator.waiting(for: "the sign-out") {
-                        try await client.signOut(saved.state, options: presentation.sessionOptions(websiteData: profile.websiteData()),
-                                                 clearWebsiteData: true)
-                    }
-                } catch let error as SignInError {
-                    throw CommandFailure(error)
-                }
-                endedAtProvider = true
-            } else if case .persistent(let directory) = profile.websiteData() {
-                do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch {
-                    throw CommandFailure(.localFailure, "could not delete the profile's cookies: \(error)")
-                }
-            }
+            let deadline = presentation.deadline()
+            // Usage errors before anything is revoked.
+            let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI() : nil
+            // Headless, nobody can answer a question on the page: without a script, fail once it settles.
+            let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
+                                     narrator: narrator, verbose: presentation.verbose)
+            var unfinished: [String] = []
+            // The refresh token first: a provider's page that never sends the person back must not use up its time.
             var revoked = false
             if configuration.revocationEndpoint != nil, let refreshToken = saved.state.refreshToken {
-                let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication)
+                let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication,
+                                             http: deadline.http)
                 do {
                     try await endpoint.revoke(refreshToken, hint: "refresh_token")
                     revoked = true
                 } catch {
-                    narrator.warn("the refresh token could not be revoked: \(error)")
+                    unfinished.append("the refresh token was not revoked: \(error)")
+                }
+            }
+            var endedAtProvider = false
+            if let redirectURI {
+                let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: saved.state.clientID,
+                                                 redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http)
+                do {
+                    _ = try await narrator.waiting(for: "the sign-out") {
+                        try await client.signOut(saved.state, options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline),
+                                                 script: { try await page($0) })
+                    }
+                    endedAtProvider = true
+                } catch let error as SignInError {
+                    if Task.isCancelled { throw CommandFailure(error) }  // interrupted: nothing more is done
+                    var reason = Self.reason(error)
+                    if let report = await page.report(of: error, requested: scripting.artifacts != nil) {
+                        reason += FailureArtifacts.leave(report, in: scripting.artifacts)
+                    }
+                    unfinished.append(reason)
+                }
+            }
+            if case .persistent(let directory) = profile.websiteData() {
+                do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch {
+                    throw CommandFailure(.localFailure, "could not delete the profile's cookies: \(error)")
                 }
             }
             do throws(AuthStateStoreError) { try saved.store.remove() } catch { throw CommandFailure(error) }
             print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(endedAtProvider),
                                     "refresh_token_revoked": .bool(revoked)]).description)
+            guard unfinished.isEmpty else {
+                throw CommandFailure(.providerError, "signed out here; the provider's sign-out did not finish: " + unfinished.joined(separator: "; "),
+                                     advice: "The saved sign-in is gone; end the provider's session on its site, or give logout a --script that answers its page.")
+            }
+        }
+    }
+
+    /// `--redirect-uri`, else `redirect_uri` in `--config`, else the default.
+    private func postLogoutRedirectURI() throws(CommandFailure) -> RedirectURI {
+        var redirect = redirectURI ?? "com.example.webauth:/callback"
+        if redirectURI == nil, let config, let configured = try ConfigurationFile(path: config).string("redirect_uri") { redirect = configured }
+        do { return try RedirectURI(redirect) } catch {
+            throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")
+        }
+    }
+
+    /// Why the provider's page did not send the person back, in sign-out words.
+    private static func reason(_ error: SignInError) -> String {
+        switch error {
+        case .session(.closedByUser): "the window was closed before the provider sent you back"
+        case .session(.pageSettled(let page, let after)): "its page stayed still for \(after) with no redirect back: \(page)"
+        case .session(.timedOut(_, let url)): "no redirect back before --timeout (last page: \(url ?? "none"))"
+        case .script(let failure): "the logout script failed: \(failure)"
+        default: "\(error)"
         }
     }
 }

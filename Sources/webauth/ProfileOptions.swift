@@ -50,7 +50,7 @@ struct PresentationOptions: ParsableArguments {
     @Flag(help: "Render the page off screen (for login scripts; on a private Xvfb when there is no display).")
     var headless = false
 
-    @Option(help: "Seconds to wait for the sign-in.")
+    @Option(help: "Seconds the whole command may take: discovery, the page, the token exchange and every other request.")
     var timeout: Int = 300
 
     @Flag(help: "Log the engine's navigation decisions (values redacted) on stderr.")
@@ -60,11 +60,14 @@ struct PresentationOptions: ParsableArguments {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    /// Session options with these choices and `websiteData`.
-    func sessionOptions(websiteData: SessionOptions.WebsiteData) -> SessionOptions {
+    /// The end of `--timeout`, counted from now.
+    func deadline() -> CommandDeadline { CommandDeadline(seconds: timeout) }
+
+    /// Session options with these choices and `websiteData`; the page may take what is left of `deadline`.
+    func sessionOptions(websiteData: SessionOptions.WebsiteData, within deadline: CommandDeadline) -> SessionOptions {
         var options = SessionOptions()
         options.presentation = headless ? .headless : .window()
-        options.timeout = .seconds(timeout)
+        options.timeout = max(deadline.remaining, .milliseconds(1))
         options.websiteData = websiteData
         return options
     }

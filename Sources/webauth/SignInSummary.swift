@@ -2,7 +2,8 @@ import Foundation
 import OpenIDConnect
 
 /// The JSON that `webauth login` and `webauth status` print about a saved sign-in. Tokens only
-/// appear when asked for.
+/// appear when asked for. Each field has one type (docs/schemas/login.schema.json):
+/// `has_refresh_token` is always a boolean, `refresh_token` (with the tokens) always text or null.
 enum SignInSummary {
     static func json(_ state: AuthState, store: String, showTokens: Bool = false) -> JSONValue {
         var fields: [String: JSONValue] = [
@@ -10,7 +11,7 @@ enum SignInSummary {
             "issuer": .string(state.configuration.issuer),
             "client_id": .string(state.clientID),
             "store": .string(store),
-            "refresh_token": .bool(state.refreshToken != nil),
+            "has_refresh_token": .bool(state.refreshToken != nil),
         ]
         if let reason = state.reauthenticationReason { fields["sign_in_again"] = .string("\(reason)") }
         if let idToken = state.idToken {

@@ -7,11 +7,12 @@ struct WebAuth: AsyncParsableCommand {
         commandName: "webauth",
         abstract: "Sign in to OpenID Connect providers through an embedded WebKitGTK view and catch the redirect.",
         discussion: """
-            Exit statuses: 0 success; 1 a local failure (no display, the saved sign-in unusable); \
+            Exit statuses: 0 success; 1 a local failure (no display, the saved sign-in unusable; for doctor, a check failed); \
             2 cancelled or denied by the person; 3 a provider or protocol error; 4 a network or TLS \
             error; 5 timed out; 6 not signed in (run webauth login); 7 the login script failed; \
             64 a usage or configuration error; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by \
             SIGTERM.
             """,
-        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Provider.self])
+        version: WebAuthVersion.current,
+        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Doctor.self, Provider.self])
 }

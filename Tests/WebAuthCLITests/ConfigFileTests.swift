@@ -55,7 +55,11 @@ struct ConfigFileTests {
     @Test("a missing, unreadable, malformed or incomplete file is a usage error naming the file", arguments: [
         ("missing", "cannot read the configuration file"),
         ("directory", "cannot read the configuration file"),
-        ("malformed", "is not a JSON object or a property-list dictionary"),
+        ("malformed", "is not valid JSON: line 1, column 12: the text ends where a value should be"),
+        ("malformed-later", "is not valid JSON: line 3, column 15: expected ':' after the name"),
+        ("not-an-object", "is not a JSON object or a property-list dictionary"),
+        ("misspelt", "unknown key 'redirect_url' (did you mean 'redirect_uri'?) in"),
+        ("unknown", "unknown key 'colour' in"),
         ("no-client-id", "no client ID"),
         ("wrong-type", "client_id in"),
     ])
@@ -65,6 +69,10 @@ struct ConfigFileTests {
         case "missing": path = webauth.home.appendingPathComponent("nope.json").path
         case "directory": path = webauth.home.path
         case "malformed": path = try webauth.file("bad.json", "{\"issuer\": ")
+        case "malformed-later": path = try webauth.file("later.json", "{\n  \"issuer\": \"x\",\n  \"client_id\" \"y\"\n}")
+        case "not-an-object": path = try webauth.file("list.json", "[1, 2]")
+        case "misspelt": path = try webauth.file("misspelt.json", #"{"issuer": "http://127.0.0.1:1", "client_id": "x", "redirect_url": "a:/b"}"#)
+        case "unknown": path = try webauth.file("unknown.json", #"{"issuer": "http://127.0.0.1:1", "client_id": "x", "colour": "blue"}"#)
         case "no-client-id": path = try webauth.file("partial.json", #"{"issuer": "http://127.0.0.1:1"}"#)
         default: path = try webauth.file("typed.json", #"{"issuer": "http://127.0.0.1:1", "client_id": 42}"#)
         }

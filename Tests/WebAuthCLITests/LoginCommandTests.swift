@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// `webauth login`, `token`, `userinfo`, `status` and `logout` as a script uses them, against
@@ -38,7 +39,7 @@ struct LoginCommandTests {
         #expect(summary["scopes"] == .array(["openid", "profile", "offline_access"].map { .string($0) }))
         #expect(summary["access_token_expires_at"]?.stringValue?.hasPrefix("20") == true)
         #expect(summary["id_token_claims"]?["iss"] == .string(provider.issuer))
-        #expect(summary["refresh_token"] == .bool(true) && summary["access_token"] == nil, "no token without --show-tokens")
+        #expect(summary["has_refresh_token"] == .bool(true) && summary["access_token"] == nil && summary["refresh_token"] == nil, "no token without --show-tokens")
         #expect(summary["store"]?.stringValue?.hasPrefix("file:" + webauth.home.path) == true)
 
         let token = try await webauth(["token"])
@@ -87,8 +88,9 @@ struct LoginCommandTests {
         provider.faults = [.htmlErrorPage]
         let broken = try await login(provider)
         #expect(broken.status == 3 && broken.stderr.contains("HTTP 502"), "stderr: \(broken.stderr)")
-        await provider.stop()
-        let down = try await login(provider)
+        // Not a stopped provider: its port could go to another test's provider meanwhile.
+        let closed = try PortReservation()  // bound, never listening: the connection is refused
+        let down = try await webauth(["login", "--issuer", "http://127.0.0.1:\(closed.port)", "--client-id", "webauth-demo", "--headless"])
         #expect(down.status == 4 && down.stderr.hasPrefix("Error: sign-in failed: network error"), "stderr: \(down.stderr)")
         for run in [denied, broken, down] {
             #expect(run.stdout.isEmpty && run.stderr.split(separator: "\n").count == 1, "one line, no stack trace: \(run.stderr)")
@@ -144,6 +146,11 @@ struct LoginCommandTests {
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--script", "/nonexistent.yaml"], "cannot read the login script"),
         (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--response-type", "magic"], "unknown response type"),
         (["login", "--timeout", "0"], "--timeout"),
+        (["login", "--issuer", "htps://id.example.com", "--client-id", "x"], "is not an http(s) URL: unknown scheme 'htps' (did you mean 'https'?)"),
+        (["login", "--issuer", "id.example.com", "--client-id", "x"], "has no scheme: write it as https://id.example.com"),
+        (["login", "--issuer", "https://", "--client-id", "x"], "has no host"),
+        (["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x", "--token-endpoint", "token", "--authorization-endpoint",
+          "http://127.0.0.1:1/a"], "the token endpoint token has no scheme"),
         (["provider", "--host", "0.0.0.0"], "loopback"),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
@@ -156,13 +163,24 @@ struct LoginCommandTests {
         ("steps: [{fill: '#a'}]", "fill needs exactly one of"),
         ("steps: [{click: '#a', fill: '#b', value: x}]", "a step needs exactly one of"),
         ("steps: [{dance: '#a'}]", "a step needs exactly one of"),
-        ("nothing: here", "missing 'steps'"),
+        ("nothing: here", "unknown key 'nothing'"),
+        ("step_timeout: 3", "missing 'steps'"),
         ("steps: [{fill: '#a', outbox: 'file:///etc/passwd'}]", "outbox must be an http(s) URL"),
+        ("steps: [{clik: '#a'}]", "line 1, column 9: step 1: unknown key 'clik' (did you mean 'click'?)"),
+        ("steps: []\nsetle_time: 3", "unknown key 'setle_time' (did you mean 'settle_time'?)"),
+        ("steps:\n  - click: '#a'\n    value: x", "line 2, column 5: step 1: value goes with fill only, not with click"),
+        ("steps: [click]", "line 1, column 9: step 1: must be a mapping (name: value)"),
+        ("step_timeout: soon\nsteps: []", "line 1, column 15: step_timeout: must be a number"),
+        ("steps:\n  - fill: '#a'\n    value: [", "is not valid: line "),
     ])
     func malformedScript(script: String, message: String) async throws {
         let run = try await webauth(["login", "--issuer", "http://127.0.0.1:1", "--client-id", "x",
                                      "--script", try webauth.file("bad.yaml", script)])
         #expect(run.status == 64 && run.stderr.contains(message), "stderr: \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        for typeName in ["Mapping", "Node", "Swift.", "Double", "DecodingError", "CodingKeys"] {
+            #expect(!run.stderr.contains(typeName), "no Swift type names: \(run.stderr)")
+        }
     }
 }
 
@@ -306,6 +324,39 @@ extension LoginCommandTests {
             let log = try JSONValue(parsing: String(contentsOf: folder.appendingPathComponent("navigation.json"), encoding: .utf8))
             guard case .array(let entries) = log else { Issue.record("not a list: \(log)"); continue }
             #expect(entries.contains { $0["kind"] == .string("load-committed") })
+        }
+    }
+}
+
+extension LoginCommandTests {
+    @Test("--timeout bounds the whole command: a token endpoint that never answers ends with exit 5 and one line")
+    func hungTokenEndpoint() async throws {
+        let provider = try await OpenIDProvider.start()
+        provider.faults = [.hangingTokenEndpoint]
+        let run = try await login(provider, ["--timeout", "20"])
+        #expect(run.status == 5, "stderr: \(run.stderr)")
+        #expect(run.stderr.hasPrefix("Error: sign-in failed: no answer from \(provider.issuer)/token within 20 s."), "stderr: \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty, "one line, no Foundation text: \(run.stderr)")
+        await provider.stop()
+    }
+}
+
+extension LoginCommandTests {
+    @Test("messages describe, never dump: a refused refresh token, a bad provider configuration")
+    func humanMessages() async throws {
+        let provider = try await OpenIDProvider.start(accessTokenLifetime: 30)  // due for refresh (60 s tolerance)
+        #expect(try await login(provider).status == 0)
+        provider.faults = [.invalidGrant]
+        let token = try await webauth(["token"])
+        #expect(token.status == 6, "stderr: \(token.stderr)")
+        #expect(token.stderr.contains("the provider refused the refresh token (invalid_grant"), "stderr: \(token.stderr)")
+        let status = try await webauth(["status"])
+        #expect(try JSONValue(parsing: status.stdout)["sign_in_again"]?.stringValue?.hasPrefix("the provider refused the refresh token") == true)
+        let config = try webauth.file("provider.json", #"{"clients": [{"client_id": 5, "redirect_uris": ["a:/b"]}]}"#)
+        let badProvider = try await webauth(["provider", "--config", config])
+        #expect(badProvider.status == 64 && badProvider.stderr.contains("clients, item 1, client_id: must be text"), "stderr: \(badProvider.stderr)")
+        for run in [token, status, badProvider] {
+            #expect(!run.stderr.contains("refreshRejected") && !run.stdout.contains("refreshRejected") && !run.stderr.contains("typeMismatch"))
         }
     }
 }

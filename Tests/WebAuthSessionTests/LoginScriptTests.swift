@@ -198,7 +198,7 @@ extension EngineTests.LoginScripts {
                 env: USER
                 pass_environment: [HOME]
             """.write(to: bad, atomically: true, encoding: .utf8)
-        #expect(throws: LoginScriptFileError.invalid(path: bad.path, message: "pass_environment goes with command only")) {
+        #expect(throws: LoginScriptFileError.invalid(path: bad.path, message: "line 2, column 5: step 1: pass_environment goes with command only")) {
             try LoginScript(contentsOfFile: bad.path)
         }
     }

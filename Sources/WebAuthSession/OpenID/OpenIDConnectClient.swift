@@ -142,17 +142,20 @@ public actor OpenIDConnectClient {
     /// Signs out at the provider (RP-Initiated Logout): shows its end-session page with the ID
     /// token as a hint and catches the redirect back to `postLogoutRedirectURI` (by default the
     /// sign-in redirect URI), checking its `state`. With a persistent profile, `clearWebsiteData`
-    /// also deletes the profile's cookies and storage; `store`, if given, is emptied.
+    /// also deletes the profile's cookies and storage; `store`, if given, is emptied. `script`
+    /// runs beside the page, as in ``signIn(scopes:responseType:responseMode:additionalParameters:options:script:)``:
+    /// for a provider that asks "Do you want to sign out?".
     /// - Returns: `state`, marked as signed out.
     /// - Throws: ``SignInError``; `OpenIDConnectError.missingEndpoint` when the provider has no end-session endpoint.
     public func signOut(_ state: AuthState, postLogoutRedirectURI: RedirectURI? = nil, options: SessionOptions = SessionOptions(),
-                        clearWebsiteData: Bool = false, store: (any AuthStateStore)? = nil) async throws(SignInError) -> AuthState {
+                        clearWebsiteData: Bool = false, store: (any AuthStateStore)? = nil,
+                        script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> AuthState {
         guard let endpoint = state.configuration.endSessionEndpoint else { throw .openIDConnect(.missingEndpoint("end_session_endpoint")) }
         let request = EndSessionRequest(idTokenHint: state.idToken?.rawValue, postLogoutRedirectURI: postLogoutRedirectURI ?? redirectURI,
                                         clientID: clientID)
         let session = WebAuthenticationSession(url: request.url(endSessionEndpoint: endpoint),
                                                redirectURI: request.postLogoutRedirectURI, options: options)
-        let callback = try await present(session, script: nil)
+        let callback = try await present(session, script: script)
         do { try request.validate(callback) } catch { throw .openIDConnect(error) }
         if clearWebsiteData, case .persistent(let directory) = options.websiteData {
             do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch { throw .session(error) }

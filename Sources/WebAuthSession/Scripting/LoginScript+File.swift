@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import Yams
 
 /// Login scripts written as files: YAML, or JSON (a subset of YAML).
@@ -11,16 +12,42 @@ extension LoginScript {
             throw .unreadable(path: path, message: error.localizedDescription)
         }
         do { self = try YAMLDecoder().decode(LoginScript.self, from: text) } catch {
-            throw .invalid(path: path, message: Self.reason(error))
+            throw .invalid(path: path, message: Self.reason(error, in: text))
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
+    /// What is wrong, and where: `line 3, column 5: step 1: unknown key 'clik' (did you mean 'click'?)`.
+    private static func reason(_ error: any Error, in text: String) -> String {
+        // Yams reports a syntax error as a DecodingError wrapping its YamlError.
+        if case DecodingError.dataCorrupted(let context) = error, let syntax = context.underlyingError as? YamlError { return describe(syntax) }
         switch error {
-        case DecodingError.dataCorrupted(let context): context.debugDescription
-        case DecodingError.keyNotFound(let key, _): "missing '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context): "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        default: String(describing: error)
+        case let error as YamlError: return describe(error)
+        case let error as DecodingError:
+            let problem = DecodingProblem(error)
+            let mark = (try? Yams.compose(yaml: text)).flatMap { node(at: problem.path, in: $0) }?.mark
+            return (mark.map { "line \($0.line), column \($0.column): " } ?? "") + problem.description
+        default: return String(describing: error)
+        }
+    }
+
+    /// A YAML (or JSON) syntax error on one line: its position and libyaml's problem, without the quoted source.
+    private static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            "line \(mark.line), column \(mark.column): \(problem)"
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            "line \(context.mark.line), column \(context.mark.column): \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) given twice"
+        default:
+            error.description.split(separator: "\n").first.map(String.init) ?? "not YAML"
+        }
+    }
+
+    /// The node at `path` (mapping keys and list positions) below `root`.
+    private static func node(at path: [String], in root: Node) -> Node? {
+        path.reduce(Optional(root)) { node, component in
+            guard let node else { return nil }
+            if let position = Int(component), let list = node.sequence { return position < list.count ? list[position] : nil }
+            return node.mapping?[component]
         }
     }
 }

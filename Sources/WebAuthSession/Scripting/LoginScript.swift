@@ -55,14 +55,16 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         self.settleTimeout = settleTimeout
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts", settleTime = "settle_time"
     }
 
     /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...], settle_time: SECONDS}`
     /// (`settle_time: 0`: wait for the session's timeout).
+    /// An unknown key is an error that names the closest known one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         steps = try container.decode([LoginStep].self, forKey: .steps)
         secretHosts = Set(try container.decodeIfPresent([String].self, forKey: .secretHosts) ?? [])
         let seconds = try container.decodeIfPresent(Double.self, forKey: .stepTimeout) ?? 30

@@ -44,13 +44,19 @@ extension LoginStep: Decodable {
     /// `{fill: "#password", env: PASSWORD}`, `{click: "#sign-in"}`, `{wait_for_url: "/consent"}`, ...
     /// A `command` source may name the variables it is given: `{fill: "#code", command: "pass otp web",
     /// pass_environment: [PASSWORD_STORE_DIR]}`.
+    /// An unknown key is an error that names the closest known one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let actions: [Key] = [.fill, .click, .pressEnter, .waitFor, .waitForURL, .waitForText, .javascript, .chooseAccount]
+        let needsOneAction = "a step needs exactly one of \(actions.map(\.rawValue).joined(separator: ", "))"
+        try decoder.rejectUnknownKeys(Key.allCases.map(\.rawValue), otherwise: needsOneAction)
         let present = actions.filter { container.contains($0) }
         guard present.count == 1, let action = present.first else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: needsOneAction))
+        }
+        if action != .fill, let source = Key.allCases.first(where: { !actions.contains($0) && container.contains($0) }) {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "a step needs exactly one of \(actions.map(\.rawValue).joined(separator: ", "))"))
+                "\(source.rawValue) goes with fill only, not with \(action.rawValue)"))
         }
         let argument = try container.decode(String.self, forKey: action)
         switch action {
@@ -82,7 +88,7 @@ extension LoginStep: Decodable {
         case .file: return .file(text)
         case .command: return .command(text, passing: try container.decodeIfPresent([String].self, forKey: .passEnvironment) ?? [])
         default:
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host?.isEmpty == false else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "outbox must be an http(s) URL"))
             }
             return .outbox(url)

@@ -5,14 +5,14 @@ import Foundation
 /// free port gets this one, and connections to it are refused; a listener that binds it on
 /// purpose with `SO_REUSEADDR` (libsoup's does) still can, since this socket does not listen.
 /// No free-port race: the port is never let go between choosing it and using it.
-final class PortReservation: Sendable {
+public final class PortReservation: Sendable {
     /// The port held.
-    let port: Int
+    public let port: Int
     private let descriptor: Int32
 
     /// Holds a port on `host` (`127.0.0.1` or `::1`).
     /// - Throws: the `POSIXError` of `socket` or `bind`.
-    init(host: String = "127.0.0.1") throws {
+    public init(host: String = "127.0.0.1") throws {
         let family = host.contains(":") ? AF_INET6 : AF_INET
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

@@ -1,0 +1,100 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+
+/// The command line as an interface: `--version`, `doctor`, the JSON outputs' schemas, and
+/// `scripts/install` with the man page and completions.
+@Suite("webauth --version, doctor, JSON schemas, scripts/install (the built binary)", .timeLimit(.minutes(10)))
+struct InterfaceTests {
+    var webauth = WebAuthBinary()
+
+    /// The checkout: docs/schemas, scripts.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    init() {
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+    }
+
+    /// Checks `output` against `docs/schemas/NAME.schema.json` with Python's jsonschema; returns its complaints.
+    func schemaErrors(_ output: String, _ name: String) async throws -> String {
+        let document = try webauth.file("\(name)-\(UUID().uuidString).json", output)
+        let check = try await webauth.run(Self.root.appendingPathComponent("scripts/check-json-schema"),
+                                          [Self.root.appendingPathComponent("docs/schemas/\(name).schema.json").path, document])
+        return check.status == 0 ? "" : check.stdout + check.stderr + " (status \(check.status))"
+    }
+
+    @Test("--version prints the one version")
+    func version() async throws {
+        let run = try await webauth(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.wholeMatch(of: /\d+\.\d+\.\d+\n/) != nil, "stdout: \(run.stdout)")
+    }
+
+    @Test("every JSON output matches its schema, with one type per field (refresh_token too)")
+    func schemas() async throws {
+        let provider = try await OpenIDProvider.start()
+        let script = try webauth.file("login.yaml", LoginCommandTests.passwordScript)
+        let login = ["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--script", script]
+        var outputs: [(command: String, schema: String, stdout: String)] = []
+        for (arguments, schema) in [(login + ["--show-tokens"], "login"), (login, "login"), (["status"], "status"), (["userinfo"], "userinfo"),
+                                    (["logout", "--headless"], "logout"), (["status"], "status"), (["doctor", "--json"], "doctor"),
+                                    (["demo"], "demo")] {
+            let run = try await webauth(arguments)
+            #expect(run.status == 0 || arguments == ["status"], "\(arguments): \(run.stderr)")
+            outputs.append((arguments.prefix(2).joined(separator: " "), schema, run.stdout))
+        }
+        #expect(try JSONValue(parsing: outputs[0].stdout)["refresh_token"]?.stringValue != nil, "--show-tokens: the token as text")
+        #expect(try JSONValue(parsing: outputs[1].stdout)["has_refresh_token"] == .bool(true))
+        for output in outputs {
+            let errors = try await schemaErrors(output.stdout, output.schema)
+            #expect(errors.isEmpty, "\(output.command): \(errors)")
+        }
+    }
+
+    @Test("the schemas are strict: a field of the wrong type or an unknown field fails")
+    func strictSchemas() async throws {
+        #expect(try await !schemaErrors(#"{"signed_out": true, "provider_session_ended": "yes", "refresh_token_revoked": true}"#, "logout").isEmpty)
+        #expect(try await !schemaErrors(#"{"signed_in": true, "issuer": "i", "client_id": "c", "store": "s", "has_refresh_token": true, "refresh_token": true}"#,
+                                        "login").isEmpty)
+        #expect(try await !schemaErrors(#"{"signed_in": false, "store": "s", "extra": 1}"#, "status").isEmpty)
+    }
+
+    @Test("doctor: what is fine, what to fix; exit 1 only when a check fails; proxy credentials hidden")
+    func doctor() async throws {
+        let proxy = ["https_proxy": "http://me:proxy-password-77@proxy.invalid:3128"]
+        let fine = try await webauth(["doctor", "--json"], environment: proxy)
+        #expect(fine.status == 0, "stderr: \(fine.stderr)")
+        let report = try JSONValue(parsing: fine.stdout)
+        guard case .array(let checks) = report["checks"] else { Issue.record("no checks: \(fine.stdout)"); return }
+        let byName = Dictionary(uniqueKeysWithValues: checks.map { ($0["name"]?.stringValue ?? "", $0) })
+        #expect(Set(byName.keys) == ["webkitgtk", "display", "keyring", "state_folder", "proxy"])
+        #expect(byName["webkitgtk"]?["status"] == .string("ok"))
+        #expect(byName["display"]?["status"] == .string("warning"), "no display here, but Xvfb")
+        #expect(byName["proxy"]?["status"] == .string("warning") && byName["proxy"]?["fix"]?.stringValue?.contains("no_proxy") == true)
+        #expect(!fine.stdout.contains("proxy-password-77"))
+
+        let broken = try await webauth(["doctor"], environment: ["PATH": "/nonexistent"])
+        #expect(broken.status == 1, "stdout: \(broken.stdout)")
+        #expect(broken.stdout.contains("FAILED   display: no display") && broken.stdout.contains("fix: install Xvfb (apt-get install xvfb)"),
+                "stdout: \(broken.stdout)")
+        #expect(broken.stdout.contains("ok       webkitgtk: WebKitGTK 2."))
+    }
+
+    @Test("scripts/install puts the binary, the man page and the completions under a prefix")
+    func install() async throws {
+        let prefix = webauth.home.appendingPathComponent("prefix")
+        let run = try await webauth.run(URL(fileURLWithPath: "/bin/bash"), [Self.root.appendingPathComponent("scripts/install").path, prefix.path],
+                                        environment: ["WEBAUTH_BINARY": WebAuthBinary.binary.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let version = try await webauth.run(prefix.appendingPathComponent("bin/webauth"), ["--version"])
+        #expect(version.status == 0 && run.stderr.contains("installed webauth \(version.stdout.trimmingCharacters(in: .newlines)) in"))
+        let manual = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/webauth.1"), encoding: .utf8)
+        #expect(manual.contains(".Dt WEBAUTH 1") && manual.contains("doctor") && manual.contains("settle-time"), "the man page: \(manual.prefix(300))")
+        for (path, marker) in [("share/bash-completion/completions/webauth", "complete"), ("share/zsh/site-functions/_webauth", "#compdef webauth"),
+                               ("share/fish/vendor_completions.d/webauth.fish", "complete -c 'webauth'")] {
+            let text = try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
+            #expect(text.contains(marker) && text.contains("logout"), "\(path)")
+        }
+    }
+}
