@@ -8,6 +8,11 @@
  * below exists for exactly one of those two reasons and says which. Every
  * symbol carries the `cwk_` prefix. This module is imported `internal` only:
  * no C type crosses the public Swift API.
+ *
+ * This header belongs to the engine's GObject layer (Sources/WebAuthSession/GObject/):
+ * only that folder connects signals (the `cwk_connect_*` helpers), takes and drops
+ * references and frees GErrors; everything else goes through its Swift types
+ * (GObjectReference, SignalConnection, RetainedBox, GLibError).
  */
 #ifndef CWEBKITGTK_H
 #define CWEBKITGTK_H
@@ -215,6 +220,16 @@ typedef gboolean (*CWKPrintHandler)(WebKitWebView *, WebKitPrintOperation *, gpo
 static inline gulong cwk_connect_print(WebKitWebView *view, CWKPrintHandler handler,
                                        gpointer data, GClosureNotify destroy) {
     return CWK_CONNECT(view, "print", handler, data, destroy);
+}
+
+/* ---- Issue 17.1: the GObject layer -------------------------------------- */
+
+/** GtkWidget::destroy (GTK destroys the widget: its own teardown, or a parent destroyed
+ *  with `destroy-with-parent`). */
+typedef void (*CWKDestroyHandler)(GtkWidget *, gpointer);
+static inline gulong cwk_connect_destroy(GtkWidget *widget, CWKDestroyHandler handler,
+                                         gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(widget, "destroy", handler, data, destroy);
 }
 
 #endif /* CWEBKITGTK_H */

@@ -48,6 +48,27 @@ struct HostMainLoopTests {
         }
     }
 
+    @Test("the host destroys its window while the popup over it signs in: the sign-in ends as cancelled and nothing is left")
+    func hostDestroysParent() async {
+        await #expect(processExitsWith: .success) {
+            let host = try GTKHostApplication()
+            let site = try await TestSite.start()
+            var options = SessionOptions()
+            options.parentWindow = ParentWindow(gtkWindow: host.window)
+            options.timeout = .seconds(60)
+            let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
+                                                   redirectURI: try RedirectURI("com.example:/cb"), options: options)
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            guard await recorder.firstLoadFinished() != nil else { exit(2) }
+            // GTK destroys the popup with its parent (destroy-with-parent), and the web view in it.
+            await host.destroyWindow()
+            do { _ = try await run.value; exit(3) } catch WebAuthSessionError.cancelled {} catch { exit(4) }
+            guard await session.page == nil, await WebAuthEngine.diagnostics.liveWebViews == 0 else { exit(5) }
+            host.quit()
+        }
+    }
+
     @Test("a GTK application signs in to the development provider through the popup over its window")
     func hostSignsIn() async {
         await #expect(processExitsWith: .success) {

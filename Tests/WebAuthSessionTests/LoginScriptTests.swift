@@ -203,3 +203,48 @@ extension EngineTests.LoginScripts {
         }
     }
 }
+
+extension EngineTests.LoginScripts {
+    /// Whether the FIFOs' writer stopped waiting for the probe and wrote anyway.
+    final class FIFOWriter: Sendable {
+        let gaveUp = Mutex(false)
+    }
+
+    @Test("a command value waits for its command without holding a thread of the cooperative pool")
+    func commandDoesNotBlockThePool() async throws {
+        // More commands than the pool has threads: waiting on them the old way held every thread.
+        let count = 2 * ProcessInfo.processInfo.activeProcessorCount
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-fifo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifos = (0..<count).map { "\(directory)/fifo\($0)" }
+        for fifo in fifos { #expect(mkfifo(fifo, 0o600) == 0) }
+        // Held open read-write, so lines written wait in the FIFO for a command that opens it later.
+        let descriptors = fifos.map { open($0, O_RDWR) }
+        defer { descriptors.forEach { close($0) } }
+
+        let probed = DispatchSemaphore(value: 0)
+        let writerState = FIFOWriter()
+        // Writes each command its line once a task on the pool has run, or (with the pool held) after a minute.
+        let writer = Thread {
+            if probed.wait(timeout: .now() + 60) == .timedOut { writerState.gaveUp.withLock { $0 = true } }
+            for (index, descriptor) in descriptors.enumerated() {
+                let line = Array("value-\(index)\n".utf8)
+                _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            }
+        }
+        writer.start()
+        let values = try await withThrowingTaskGroup(of: String.self) { group in
+            for fifo in fifos {
+                group.addTask {
+                    try await LoginValue.command("read line < \"$FIFO\"; echo \"$line\"", passing: ["FIFO"])
+                        .resolve(environment: ["FIFO": fifo], http: URLSessionHTTPClient())
+                }
+            }
+            _ = await Task.detached { probed.signal() }.value
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(!writerState.gaveUp.withLock { $0 }, "a task on the pool ran while every command was waiting")
+        #expect(Set(values) == Set((0..<count).map { "value-\($0)" }))
+    }
+}

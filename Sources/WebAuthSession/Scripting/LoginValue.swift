@@ -42,7 +42,7 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
                 throw .unavailable("cannot read \(path): \(error.localizedDescription)")
             }
         case .command(let command, let names):
-            return try Self.run(command, environment: Self.commandEnvironment(from: environment, passing: names))
+            return try await Self.run(command, environment: Self.commandEnvironment(from: environment, passing: names))
         case .outbox(let url):
             return try await Self.newestCode(at: url, http: http)
         }
@@ -62,7 +62,20 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         return scrubbed
     }
 
-    private static func run(_ command: String, environment: [String: String]) throws(LoginValueError) -> String {
+    /// Runs `command` and returns its output. The wait happens on a thread of its own, never on
+    /// the cooperative pool: a slow command (a password manager asking for its passphrase) holds
+    /// no thread that other tasks need.
+    private static func run(_ command: String, environment: [String: String]) async throws(LoginValueError) -> String {
+        let result: Result<String, LoginValueError> = await withCheckedContinuation { continuation in
+            let waiter = Thread { continuation.resume(returning: runWaiting(command, environment: environment)) }
+            waiter.name = "LoginValue command"
+            waiter.start()
+        }
+        return try result.get()
+    }
+
+    /// Runs `command` and waits for its output and its exit, blocking the calling thread.
+    private static func runWaiting(_ command: String, environment: [String: String]) -> Result<String, LoginValueError> {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -70,11 +83,11 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw .unavailable("cannot run `\(command)`: \(error.localizedDescription)") }
+        do { try process.run() } catch { return .failure(.unavailable("cannot run `\(command)`: \(error.localizedDescription)")) }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw .unavailable("`\(command)` exited with status \(process.terminationStatus)") }
-        return trimmingNewline(String(decoding: data, as: UTF8.self))
+        guard process.terminationStatus == 0 else { return .failure(.unavailable("`\(command)` exited with status \(process.terminationStatus)")) }
+        return .success(trimmingNewline(String(decoding: data, as: UTF8.self)))
     }
 
     private static func newestCode(at url: URL, http: any HTTPClient) async throws(LoginValueError) -> String {

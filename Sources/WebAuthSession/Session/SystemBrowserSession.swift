@@ -24,13 +24,9 @@ public final class SystemBrowserSession {
     public let redirectURI: RedirectURI
     private var listener: LoopbackRedirectListener?
     private let logger = Logger(label: "WebAuthSession")
-    private var waiting: CheckedContinuation<RedirectCallback, any Error>?
-    private var timeout: Task<Void, Never>?
-    /// The authorization request's `state`: the answer must carry it.
-    private var expectedState: String?
-    private var ended = false
-    /// How it ended if it ended before ``start(url:browser:timeout:)`` (cancelled early).
-    private var endedBeforeStart: WebAuthSessionError?
+    private let lifecycle = SessionLifecycle<RedirectCallback>()
+    /// The rules of the answer, once ``start(url:browser:timeout:)`` knows the `state` it must carry.
+    private var flow: SignInFlow?
 
     /// The page the browser shows once the redirect has arrived.
     static let closeTabPage = """
@@ -58,62 +54,38 @@ public final class SystemBrowserSession {
     ///   `.browserUnavailable`, `.alreadyStarted`, `.invalidOption` (`url` has no `state`).
     public func start(url: URL, browser: SystemBrowser = .desktopDefault,
                       timeout: Duration = .seconds(300)) async throws(WebAuthSessionError) -> RedirectCallback {
-        guard waiting == nil, !ended else { throw endedBeforeStart ?? .alreadyStarted }
-        guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value,
-              !state.isEmpty else {
-            throw .invalidOption("the authorization URL has no state parameter; the loopback listener takes only the answer that carries it")
-        }
-        expectedState = state
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    waiting = continuation
-                    self.timeout = Task {
-                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                        self.finish(.failure(.timedOut(after: timeout, lastURL: URLRedaction.redactingValues(url.absoluteString))))
-                    }
-                    Task {
-                        do throws(WebAuthSessionError) { try await browser.open(url) } catch { self.finish(.failure(error)) }
-                    }
-                }
-            } onCancel: {
-                Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+        if !lifecycle.hasEnded, flow == nil {
+            guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value,
+                  !state.isEmpty else {
+                throw .invalidOption("the authorization URL has no state parameter; the loopback listener takes only the answer that carries it")
             }
-        } catch let error as WebAuthSessionError {
-            throw error
-        } catch {
-            throw .cancelled
+            flow = SignInFlow(policy: NavigationPolicy(redirectURI: redirectURI), expectedState: state)
         }
+        return try await lifecycle.run(
+            timeout: timeout,
+            timeoutError: { .timedOut(after: timeout, lastURL: URLRedaction.redactingValues(url.absoluteString)) },
+            ending: .init(stop: { [weak self] _ in self?.listener = nil }),  // the "close this tab" answer in flight is still sent
+            start: {
+                Task {
+                    do throws(WebAuthSessionError) { try await browser.open(url) } catch { self.lifecycle.finish(.failure(error)) }
+                }
+            })
     }
 
     /// Stops waiting (``WebAuthSessionError/cancelled``) and closes the listener.
     public nonisolated func cancel() {
-        Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+        lifecycle.cancel()
     }
 
     /// Takes the request if it is the answer to the request started; returns whether it was.
     /// One that cannot be read (a duplicate `state`, broken encoding) cannot be shown to be it.
     private func receive(_ request: LoopbackRedirectListener.Request) -> Bool {
-        guard waiting != nil, let expectedState,
-              let callback = try? RedirectCallback(url: request.url, formBody: request.body, redirectURI: redirectURI),
-              callback["state"] == expectedState else {
+        let reaction = lifecycle.isRunning ? flow?.handle(.redirectReceived(url: request.url, formBody: request.body)) : nil
+        guard let reaction, reaction.policy == .use, let outcome = reaction.outcome else {
             logger.warning("the loopback listener refused a request that does not carry the sign-in's state")
             return false
         }
-        finish(.success(callback))
+        lifecycle.finish(outcome)
         return true
-    }
-
-    private func finish(_ outcome: Result<RedirectCallback, WebAuthSessionError>) {
-        guard !ended else { return }
-        ended = true
-        timeout?.cancel()
-        listener = nil  // stops listening; the "close this tab" answer in flight is still sent
-        guard let continuation = waiting else {
-            if case .failure(let error) = outcome { endedBeforeStart = error }
-            return
-        }
-        waiting = nil
-        continuation.resume(with: outcome.mapError { $0 as any Error })
     }
 }

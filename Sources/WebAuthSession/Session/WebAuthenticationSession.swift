@@ -31,7 +31,7 @@ public final class WebAuthenticationSession {
 
     private nonisolated let eventSink: AsyncStream<WebAuthenticationEvent>.Continuation
     private let logger = Logger(label: "WebAuthSession")
-    private var state = State.idle
+    private let lifecycle = SessionLifecycle<RedirectCallback>()
     private(set) var page: SignInPage?
     private var pageWaiters: [@WebKitActor () -> Void] = []
     private var startedAt = ContinuousClock.now
@@ -42,16 +42,6 @@ public final class WebAuthenticationSession {
     /// (screenshot, redacted URL, title, text, navigation log), taken before its window closed:
     /// a harness's artefacts. Nil after any other ending.
     public private(set) var failureSnapshot: FailureReport?
-    /// When the page last loaded, navigated or changed its title (any event).
-    private(set) var lastActivity = ContinuousClock.now
-    /// The task that ends the session once its page settles (``failWhenSettled(after:)``).
-    var settleWatch: Task<Void, Never>?
-
-    private enum State {
-        case idle
-        case running(CheckedContinuation<RedirectCallback, any Error>, timeout: Task<Void, Never>)
-        case finished
-    }
 
     /// Prepares a session; nothing is shown until ``start()``.
     /// - Parameters:
@@ -69,76 +59,55 @@ public final class WebAuthenticationSession {
     /// - Returns: the callback: the redirect URL and its parameters.
     /// - Throws: ``WebAuthSessionError``; a cancelled task throws ``WebAuthSessionError/cancelled``.
     public func start() async throws(WebAuthSessionError) -> RedirectCallback {
-        guard case .idle = state else { throw .alreadyStarted }
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    begin(continuation)
-                }
-            } onCancel: {
-                Task { @WebKitActor in self.finish(.failure(.cancelled)) }
-            }
-        } catch let error as WebAuthSessionError {
-            throw error
-        } catch {
-            throw .cancelled
-        }
+        let ending = SessionLifecycle<RedirectCallback>.Ending(
+            stop: { [weak self] outcome in self?.stop(outcome) },
+            cleanUp: { [weak self] outcome in await self?.cleanUp(outcome) })
+        return try await lifecycle.run(
+            timeout: options.timeout,
+            timeoutError: { [weak self, options] in .timedOut(after: options.timeout, lastURL: self?.page?.redactedCurrentURL) },
+            ending: ending,
+            start: begin)
     }
 
     /// Ends the session with ``WebAuthSessionError/cancelled`` and closes its window. Safe to
-    /// call from anywhere, at any time; does nothing once the session has ended.
+    /// call from anywhere, at any time; does nothing once the session has ended (and makes
+    /// ``start()`` throw it if it has not started).
     public nonisolated func cancel() {
-        Task { @WebKitActor in self.finish(.failure(.cancelled)) }
+        lifecycle.cancel()
     }
 
-    private func begin(_ continuation: CheckedContinuation<RedirectCallback, any Error>) {
-        if Task.isCancelled {
-            state = .finished
-            eventSink.finish()
-            return continuation.resume(throwing: WebAuthSessionError.cancelled)
-        }
-        let timeout = Task { [options] in
-            guard (try? await Task.sleep(for: options.timeout)) != nil else { return }
-            self.finish(.failure(.timedOut(after: options.timeout, lastURL: self.page?.redactedCurrentURL)))
-        }
-        state = .running(continuation, timeout: timeout)
+    private func begin() {
         startedAt = .now
         do {
             page = try SignInPage(
                 startURL: url, policy: NavigationPolicy(redirectURI: redirectURI, allowedHosts: allowedHosts), options: options, logger: logger,
                 onEvent: { [weak self, eventSink] event in
-                    self?.noteActivity()
                     self?.log(event)
                     eventSink.yield(event)
                 },
-                onOutcome: { [weak self] outcome in self?.finish(outcome) })
+                onOutcome: { [weak self] outcome in self?.lifecycle.finish(outcome) })
         } catch {
-            finish(.failure(error))
+            lifecycle.finish(.failure(error))
         }
         notifyPageWaiters()
     }
 
-    /// Reports the outcome once: the page is told first (so it stops reacting), then, on the
-    /// next loop iteration (outside any WebKit signal emission), the window is destroyed and
-    /// the caller resumed. A timeout, a settled page and a provider's error page are first
-    /// kept in ``failureSnapshot``.
-    func finish(_ outcome: SignInPage.Outcome) {
-        guard case .running(let continuation, let timeout) = state else { return }
-        state = .finished
-        timeout.cancel()
-        settleWatch?.cancel()
-        page?.end(with: outcome)
-        let page = self.page
+    /// The outcome is known: the page is told (so it stops reacting) and script waits end.
+    private func stop(_ outcome: SignInPage.Outcome) {
+        if case .failure(let error) = outcome { page?.fail(error) }
         notifyPageWaiters()
-        Task {
-            if case .failure(let error) = outcome, Self.keepsSnapshot(error), let page {
-                self.failureSnapshot = await page.failureReport(reason: "\(error)", navigationLog: self.navigationLog, timeout: .seconds(5))
-            }
-            page?.close()
-            self.page = nil
-            self.eventSink.finish()
-            continuation.resume(with: outcome.mapError { $0 as any Error })
+    }
+
+    /// Before the caller resumes, on the next loop iteration (outside any WebKit signal emission):
+    /// a timeout, a settled page and a provider's error page are first kept in
+    /// ``failureSnapshot``, then the window is destroyed and the events finish.
+    private func cleanUp(_ outcome: SignInPage.Outcome) async {
+        if case .failure(let error) = outcome, Self.keepsSnapshot(error), let page {
+            failureSnapshot = await page.failureReport(reason: "\(error)", navigationLog: navigationLog, timeout: .seconds(5))
         }
+        page?.close()
+        page = nil
+        eventSink.finish()
     }
 
     /// Whether `error` ends a session whose page is worth keeping: it was still showing
@@ -150,17 +119,12 @@ public final class WebAuthenticationSession {
         }
     }
 
-    /// Restarts the settle timer: the page did something.
-    func noteActivity() {
-        lastActivity = .now
-    }
-
     /// The page, once ``start()`` has created it and its first document is committed; waits
     /// for that until `deadline`.
     func runningPage(before deadline: ContinuousClock.Instant, timeout: Duration,
                      waitingFor condition: String) async throws(PageScriptError) -> SignInPage {
         while true {
-            if case .finished = state { throw .sessionEnded }
+            if lifecycle.hasEnded { throw .sessionEnded }
             if let page, !page.hasEnded, page.hasCommittedLoad { return page }
             let arrived: Bool = await withCheckedContinuation { continuation in
                 let once = OneShot(continuation)

@@ -13,44 +13,40 @@ enum JavaScriptBridge {
     /// Evaluates `script` (an expression or statements; the last value is the result).
     static func evaluate(_ script: String, in view: UnsafeMutablePointer<WebKitWebView>, world: String?,
                          completion: @escaping Completion) {
-        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
         webkit_web_view_evaluate_javascript(view, script, -1, world, nil, nil, { source, result, data in
-            var error: UnsafeMutablePointer<GError>?
-            let value = webkit_web_view_evaluate_javascript_finish(cwk_web_view_from_object(source), result, &error)
-            JavaScriptBridge.deliver(value: value, error: error, to: data)
-        }, box)
+            JavaScriptBridge.deliver(Result { () throws(GLibError) in
+                try GLibError.attempt { webkit_web_view_evaluate_javascript_finish(cwk_web_view_from_object(source), result, $0) }
+            }, to: data)
+        }, RetainedValue.retained(completion))
     }
 
     /// Runs `body` as the body of an async function (it may `await` and `return`).
     static func callAsyncFunction(_ body: String, in view: UnsafeMutablePointer<WebKitWebView>, world: String?,
                                   completion: @escaping Completion) {
-        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
         webkit_web_view_call_async_javascript_function(view, body, -1, nil, world, nil, nil, { source, result, data in
-            var error: UnsafeMutablePointer<GError>?
-            let value = webkit_web_view_call_async_javascript_function_finish(cwk_web_view_from_object(source), result, &error)
-            JavaScriptBridge.deliver(value: value, error: error, to: data)
-        }, box)
+            JavaScriptBridge.deliver(Result { () throws(GLibError) in
+                try GLibError.attempt { webkit_web_view_call_async_javascript_function_finish(cwk_web_view_from_object(source), result, $0) }
+            }, to: data)
+        }, RetainedValue.retained(completion))
     }
 
-    private nonisolated static func deliver(value: UnsafeMutablePointer<JSCValue>?, error: UnsafeMutablePointer<GError>?,
+    /// Converts a finished call's value (owned by the caller) to JSON and hands it to the
+    /// completion in `data`, which is released.
+    private nonisolated static func deliver(_ finished: Result<UnsafeMutablePointer<JSCValue>?, GLibError>,
                                             to data: UnsafeMutableRawPointer?) {
-        let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
+        guard let completion = RetainedValue<Completion>.take(data) else { return }
         let result: Result<JSONValue, PageScriptError>
-        if let value {
-            let json = jsc_value_to_json(value, 0)
+        switch finished {
+        case .success(let value?):
+            let json = GObjectReference(adopting: value).withPointer { jsc_value_to_json($0, 0) }
             defer { g_free(json) }
             let text = json.map { String(cString: $0) } ?? "null"
-            g_object_unref(UnsafeMutableRawPointer(value))
             result = (try? JSONValue(parsing: text)).map { .success($0) } ?? .failure(.scriptFailed(message: "result is not JSON"))
-        } else {
-            result = .failure(.scriptFailed(message: error.map { String(cString: $0.pointee.message) } ?? "unknown error"))
+        case .success(nil):
+            result = .failure(.scriptFailed(message: "unknown error"))
+        case .failure(let error):
+            result = .failure(.scriptFailed(message: error.message))
         }
-        if let error { g_error_free(error) }
-        WebKitActor.assumeIsolated { box.completion(result) }
-    }
-
-    private final class CompletionBox: Sendable {
-        let completion: Completion
-        init(_ completion: @escaping Completion) { self.completion = completion }
+        WebKitActor.assumeIsolated { completion(result) }
     }
 }

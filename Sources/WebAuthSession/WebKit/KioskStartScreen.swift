@@ -7,7 +7,7 @@ final class KioskStartScreen {
     private var window: UnsafeMutablePointer<GtkWidget>?
     private(set) var button: UnsafeMutablePointer<GtkWidget>?
     private(set) var message = ""
-    private var handler: gulong = 0
+    private var connections: [SignalConnection] = []
     private var onPress: (@WebKitActor () -> Void)?
 
     /// Shows `message` and a button labelled `action`; `onPress` runs once when it is pressed.
@@ -26,20 +26,23 @@ final class KioskStartScreen {
         gtk_box_pack_start(cwk_box(box), label, 0, 0, 0)
         gtk_box_pack_start(cwk_box(box), button, 0, 0, 0)
         gtk_container_add(cwk_container(window), box)
-        let target = Unmanaged.passRetained(ScreenBox(self)).toOpaque()
-        handler = cwk_connect_clicked(button, { _, data in
-            let screen = data.map { Unmanaged<ScreenBox>.fromOpaque($0).takeUnretainedValue() }
-            WebKitActor.assumeIsolated { screen?.screen?.pressed() }
-        }, target, { data, _ in
-            if let data { Unmanaged<ScreenBox>.fromOpaque(data).release() }
-        })
-        // Alt+F4 or the window manager's close (WM_DELETE_WINDOW) keeps it (TRUE): the kiosk
-        // waits on this screen, and without it the next visitor would find nothing to press.
-        _ = cwk_connect_delete_event(window, { _, _, _ in 1 }, nil, nil)
+        connections = [
+            SignalConnection(button, .clicked, target: self, handler: Self.pressedHandler),
+            // Alt+F4 or the window manager's close (WM_DELETE_WINDOW) keeps it (TRUE): the kiosk
+            // waits on this screen, and without it the next visitor would find nothing to press.
+            SignalConnection(window, .deleteEvent, handler: Self.keepOpen),
+        ]
         self.window = window
         self.button = button
         gtk_widget_show_all(window)
     }
+
+    private nonisolated static let pressedHandler: CWKClickedHandler = { _, data in
+        let screen = WeakTarget<KioskStartScreen>.from(data)
+        WebKitActor.assumeIsolated { screen?.pressed() }
+    }
+
+    private nonisolated static let keepOpen: CWKDeleteEventHandler = { _, _, _ in 1 }
 
     private func pressed() {
         guard let onPress else { return }
@@ -49,13 +52,8 @@ final class KioskStartScreen {
 
     /// Destroys the window; idempotent.
     func close() {
-        if let button, handler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(button), handler) }
+        connections.forEach { $0.disconnect() }
         if let window { gtk_widget_destroy(window) }
-        (window, button, handler, onPress) = (nil, nil, 0, nil)
-    }
-
-    private final class ScreenBox {
-        weak var screen: KioskStartScreen?
-        init(_ screen: KioskStartScreen) { self.screen = screen }
+        (window, button, connections, onPress) = (nil, nil, [], nil)
     }
 }

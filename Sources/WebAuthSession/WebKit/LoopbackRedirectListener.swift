@@ -30,7 +30,7 @@ final class LoopbackRedirectListener {
         case page(String)
     }
 
-    private let server: OpaquePointer
+    private let server: GObjectReference<OpaquePointer>
     private let host: String
     private let path: String
     private let methods: Set<String>
@@ -45,40 +45,34 @@ final class LoopbackRedirectListener {
     /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)`` when it cannot bind.
     init(host: String, port: Int, path: String, methods: Set<String>, reply: Reply,
          onRequest: @escaping @WebKitActor (Request) -> Bool) throws(WebAuthSessionError) {
-        self.server = OpaquePointer(cwk_soup_server_new()!)
+        let server = GObjectReference(adopting: OpaquePointer(cwk_soup_server_new()!))
+        self.server = server
         self.host = host
         self.path = path
         self.methods = methods
         self.reply = reply
         self.onRequest = onRequest
-        let box = Unmanaged.passRetained(ListenerBox(self)).toOpaque()
-        soup_server_add_handler(UnsafeMutablePointer(server), nil, { _, message, _, _, data in
-            guard let message, let data else { return }
-            WebKitActor.assumeIsolated {
-                Unmanaged<ListenerBox>.fromOpaque(data).takeUnretainedValue().listener?.handle(message)
-            }
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<ListenerBox>.fromOpaque(data).release()
-        })
+        soup_server_add_handler(UnsafeMutablePointer(server.pointer), nil, { _, message, _, _, data in
+            guard let message, let listener = WeakTarget<LoopbackRedirectListener>.from(data) else { return }
+            WebKitActor.assumeIsolated { listener.handle(message) }
+        }, RetainedValue.retained(WeakTarget(self)), RetainedBox.destroyNotify)
         let family: SoupServerListenOptions = switch host {
         case "[::1]": SOUP_SERVER_LISTEN_IPV6_ONLY
         case "127.0.0.1": SOUP_SERVER_LISTEN_IPV4_ONLY
         default: SoupServerListenOptions(rawValue: 0)
         }
-        var error: UnsafeMutablePointer<GError>?
-        if soup_server_listen_local(UnsafeMutablePointer(server), guint(port), family, &error) == 0 {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            g_object_unref(UnsafeMutableRawPointer(server))
-            throw .loopbackListenerUnavailable(port: port, message: message)
+        let listening: gboolean
+        do throws(GLibError) {
+            listening = try GLibError.attempt { soup_server_listen_local(UnsafeMutablePointer(server.pointer), guint(port), family, $0) }
+        } catch {
+            throw .loopbackListenerUnavailable(port: port, message: error.message)
         }
-        self.port = Self.boundPort(of: server) ?? port
+        guard listening != 0 else { throw .loopbackListenerUnavailable(port: port, message: "unknown error") }
+        self.port = Self.boundPort(of: server.pointer) ?? port
     }
 
     isolated deinit {
-        soup_server_disconnect(UnsafeMutablePointer(server))
-        g_object_unref(UnsafeMutableRawPointer(server))
+        soup_server_disconnect(UnsafeMutablePointer(server.pointer))
     }
 
     private static func boundPort(of server: OpaquePointer) -> Int? {
@@ -135,11 +129,5 @@ final class LoopbackRedirectListener {
     private func refuse(_ message: OpaquePointer, because reason: String) {
         soup_server_message_set_status(message, 400, nil)
         soup_server_message_set_response(message, "text/plain; charset=utf-8", SOUP_MEMORY_COPY, reason, gsize(reason.utf8.count))
-    }
-
-    /// The handler's user data: a weak reference, released by libsoup's destroy notify.
-    private final class ListenerBox {
-        weak var listener: LoopbackRedirectListener?
-        init(_ listener: LoopbackRedirectListener) { self.listener = listener }
     }
 }

@@ -1,141 +1,141 @@
 internal import CWebKitGTK
 
 /// The C signal handlers of a sign-in page. Each runs on the GLib main context's thread,
-/// reads what it needs out of WebKit's arguments, and forwards plain Swift values to the page
-/// found through the ``SignalTarget`` in its user data.
+/// reads what it needs out of WebKit's arguments, and hands plain Swift values to the page
+/// found through the ``WeakTarget`` in its user data (`nil` once the page is gone).
 enum PageSignals {
     static let decidePolicy: CWKDecidePolicyHandler = { _, decision, type, data in
-        guard let decision, let target = SignalTarget.from(data) else { return 0 }
-        let proceed: Bool
+        guard let decision else { return 0 }
+        let event: SignInFlow.Event?
         switch type {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION, WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
             let action = webkit_navigation_policy_decision_get_navigation_action(cwk_navigation_decision(decision))
-            let request = navigationRequest(action, opensNewWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
-            proceed = WebKitActor.assumeIsolated {
-                guard let page = target.page, !page.hasEnded, let request else { return false }
-                return page.decide(request)
-            }
+            event = navigationRequest(action, opensNewWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+                .map { .navigationRequested($0) }
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
-            let response = navigationResponse(cwk_response_decision(decision))
-            proceed = WebKitActor.assumeIsolated {
-                guard let page = target.page, !page.hasEnded else { return false }
-                return page.decide(response)
-            }
+            event = .responseReceived(navigationResponse(cwk_response_decision(decision)))
         default:
             return 0
         }
-        if proceed { webkit_policy_decision_use(decision) } else { webkit_policy_decision_ignore(decision) }
+        let page = WeakTarget<SignInPage>.from(data)
+        let policy = WebKitActor.assumeIsolated { event.flatMap { page?.receive($0).policy } }
+        if policy == .use { webkit_policy_decision_use(decision) } else { webkit_policy_decision_ignore(decision) }
         return 1
     }
 
-    /// `window.open` does not pass through `decide-policy`; it arrives here. The policy sees it
+    /// `window.open` does not pass through `decide-policy`; it arrives here. The flow sees it
     /// (the response may be in it) and the window is always refused (NULL).
     static let create: CWKCreateHandler = { _, action, data in
-        let target = SignalTarget.from(data)
-        let request = navigationRequest(action, opensNewWindow: true)
-        WebKitActor.assumeIsolated {
-            guard let page = target?.page, !page.hasEnded, let request else { return }
-            _ = page.decide(request)
+        let page = WeakTarget<SignInPage>.from(data)
+        if let request = navigationRequest(action, opensNewWindow: true) {
+            WebKitActor.assumeIsolated { _ = page?.receive(.navigationRequested(request)) }
         }
         return nil
     }
 
     static let loadChanged: CWKLoadChangedHandler = { _, event, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.loadChanged(event) }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.loadChanged(event) }
     }
 
     static let loadFailed: CWKLoadFailedHandler = { _, _, uri, error, data in
-        let target = SignalTarget.from(data)
-        let failure = LoadFailure(url: uri.map { String(cString: $0) } ?? "", error: error)
-        WebKitActor.assumeIsolated { target?.page?.loadFailed(failure) }
+        let page = WeakTarget<SignInPage>.from(data)
+        let failure = LoadFailure(url: uri.map { String(cString: $0) } ?? "", error: error.map { GLibError($0) })
+        WebKitActor.assumeIsolated { _ = page?.receive(.loadFailed(failure)) }
         return 1  // no WebKit error page: the session reports the failure
     }
 
     static let tlsError: CWKTLSErrorHandler = { _, uri, _, errors, data in
-        let target = SignalTarget.from(data)
+        let page = WeakTarget<SignInPage>.from(data)
         let url = uri.map { String(cString: $0) } ?? ""
         let flags = TLSErrors(rawValue: errors.rawValue)
-        WebKitActor.assumeIsolated { target?.page?.tlsFailed(url: url, errors: flags) }
+        WebKitActor.assumeIsolated { _ = page?.receive(.tlsFailed(url: url, errors: flags)) }
         return 1
     }
 
     static let processTerminated: CWKProcessTerminatedHandler = { _, reason, data in
-        let target = SignalTarget.from(data)
+        let page = WeakTarget<SignInPage>.from(data)
         let mapped: WebProcessTerminationReason = switch reason {
         case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
         case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByAPI
         default: .crashed
         }
-        WebKitActor.assumeIsolated { target?.page?.fail(.webProcessTerminated(mapped)) }
+        WebKitActor.assumeIsolated { _ = page?.receive(.webProcessTerminated(mapped)) }
     }
 
     static let pageClosed: CWKViewCloseHandler = { _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { _ = page?.receive(.windowClosed) }
     }
 
     static let progress: CWKNotifyHandler = { _, _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.progressChanged() }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.progressChanged() }
     }
 
     static let title: CWKNotifyHandler = { _, _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.titleChanged() }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.titleChanged() }
     }
 
     /// The person closed the window. The session destroys it; GTK must not (TRUE).
     static let deleteEvent: CWKDeleteEventHandler = { _, _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { _ = page?.receive(.windowClosed) }
         return 1
+    }
+
+    /// GTK is destroying the window: its parent was destroyed (`destroy-with-parent`), or the
+    /// host application destroyed it. Nothing of it may be touched afterwards.
+    static let windowDestroyed: CWKDestroyHandler = { _, data in
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.windowDestroyed() }
     }
 
     /// Escape in the sign-in window: the person cancels (TRUE: the key is handled).
     static let keyPress: CWKKeyPressHandler = { _, event, data in
-        let target = SignalTarget.from(data)
+        let page = WeakTarget<SignInPage>.from(data)
         guard let event, cwk_event_key_keyval(event) == UInt32(GDK_KEY_Escape) else {
-            WebKitActor.assumeIsolated { target?.page?.noteInput() }
+            WebKitActor.assumeIsolated { _ = page?.receive(.input(at: .now)) }
             return 0
         }
-        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        WebKitActor.assumeIsolated { _ = page?.receive(.windowClosed) }
         return 1
     }
 
     /// Any input on a kiosk page (FALSE: the page still gets it).
     static let input: CWKInputEventHandler = { _, _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.noteInput() }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { _ = page?.receive(.input(at: .now)) }
         return 0
     }
 
     /// A kiosk shows no context menu (TRUE: handled, nothing shown).
     static let refuseContextMenu: CWKContextMenuHandler = { _, _, _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.logger.info("kiosk: context menu refused") }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.logger.info("kiosk: context menu refused") }
         return 1
     }
 
     /// A kiosk opens no file chooser: the request is cancelled (TRUE: handled).
     static let refuseFileChooser: CWKFileChooserHandler = { _, request, data in
         if let request { webkit_file_chooser_request_cancel(request) }
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.logger.info("kiosk: file chooser refused") }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.logger.info("kiosk: file chooser refused") }
         return 1
     }
 
     /// `window.print()` on a page that may not print (TRUE: no print dialog).
     static let refusePrint: CWKPrintHandler = { _, _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.refusePrint() }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { page?.refusePrint() }
         return 1
     }
 
     /// The header bar's Cancel button.
     static let cancelClicked: CWKClickedHandler = { _, data in
-        let target = SignalTarget.from(data)
-        WebKitActor.assumeIsolated { target?.page?.fail(.closedByUser) }
+        let page = WeakTarget<SignInPage>.from(data)
+        WebKitActor.assumeIsolated { _ = page?.receive(.windowClosed) }
     }
 
     private static func navigationResponse(_ decision: UnsafeMutablePointer<WebKitResponsePolicyDecision>) -> NavigationResponse {
@@ -166,29 +166,15 @@ enum PageSignals {
     }
 }
 
-/// A main-frame load failure, read out of WebKit's `GError`.
-struct LoadFailure: Sendable {
-    let url: String
-    let domain: String
-    let code: Int
-    let message: String
-    /// The failure is the engine's own doing: a navigation the policy stopped ends as
-    /// "cancelled" or "frame load interrupted by policy change".
-    let causedByPolicy: Bool
-
-    init(url: String, error: UnsafeMutablePointer<GError>?) {
-        self.url = url
+extension LoadFailure {
+    /// The failure `error` describes (WebKit's `GError`, copied) for a load of `url`.
+    init(url: String, error: GLibError?) {
         guard let error else {
-            (domain, code, message, causedByPolicy) = ("", 0, "unknown error", false)
+            self.init(url: url, domain: "", code: 0, message: "unknown error", causedByPolicy: false)
             return
         }
-        domain = String(cString: g_quark_to_string(error.pointee.domain))
-        code = Int(error.pointee.code)
-        message = String(cString: error.pointee.message)
-        let interrupted = error.pointee.domain == webkit_policy_error_quark()
-            && code == Int(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
-        let cancelled = error.pointee.domain == webkit_network_error_quark()
-            && code == Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
-        causedByPolicy = interrupted || cancelled
+        let interrupted = error.matches(webkit_policy_error_quark(), Int(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
+        let cancelled = error.matches(webkit_network_error_quark(), Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
+        self.init(url: url, domain: error.domain, code: error.code, message: error.message, causedByPolicy: interrupted || cancelled)
     }
 }

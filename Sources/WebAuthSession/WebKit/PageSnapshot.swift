@@ -11,30 +11,33 @@ enum PageSnapshot {
     /// The visible part of `view`'s page; with `window`, the whole window around it. As PNG.
     static func png(of view: UnsafeMutablePointer<WebKitWebView>, in window: UnsafeMutablePointer<GtkWidget>?,
                     completion: @escaping Completion) {
-        let box = Unmanaged.passRetained(CompletionBox { (result: Result<OpaquePointer, PageScriptError>) in
+        let rendered: SurfaceCompletion = { result in
             completion(result.flatMap { surface in
                 defer { cairo_surface_destroy(surface) }
                 guard let window, let composed = compose(page: surface, view: view, window: window) else { return encode(surface) }
                 defer { cairo_surface_destroy(composed) }
                 return encode(composed)
             })
-        }).toOpaque()
+        }
         webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil, { source, result, data in
             PageSnapshot.finish(source: source, result: result, data: data)
-        }, box)
+        }, RetainedValue.retained(rendered))
     }
 
+    private typealias SurfaceCompletion = @WebKitActor (Result<OpaquePointer, PageScriptError>) -> Void
+
     private nonisolated static func finish(source: UnsafeMutablePointer<GObject>?, result: OpaquePointer?, data: UnsafeMutableRawPointer?) {
-        var error: UnsafeMutablePointer<GError>?
-        let surface = webkit_web_view_get_snapshot_finish(cwk_web_view_from_object(source), result, &error)
-        let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
-        let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-        if let error { g_error_free(error) }
-        // The surface is handed over whole: nothing else holds it.
-        nonisolated(unsafe) let rendered = surface
-        WebKitActor.assumeIsolated {
-            box.completion(rendered.map { .success($0) } ?? .failure(.scriptFailed(message: "snapshot failed: \(message)")))
+        guard let completion = RetainedValue<SurfaceCompletion>.take(data) else { return }
+        let snapshot = Result { () throws(GLibError) in
+            try GLibError.attempt { webkit_web_view_get_snapshot_finish(cwk_web_view_from_object(source), result, $0) }
         }
+        // The surface is handed over whole: nothing else holds it.
+        nonisolated(unsafe) let rendered: Result<OpaquePointer, PageScriptError> = switch snapshot {
+        case .success(let surface?): .success(surface)
+        case .success(nil): .failure(.scriptFailed(message: "snapshot failed: unknown error"))
+        case .failure(let error): .failure(.scriptFailed(message: "snapshot failed: \(error.message)"))
+        }
+        WebKitActor.assumeIsolated { completion(rendered) }
     }
 
     /// The window drawn by GTK as it is now (header bar, progress, borders), with `page` painted
@@ -60,21 +63,18 @@ enum PageSnapshot {
     /// A cairo image surface as PNG bytes.
     private nonisolated static func encode(_ surface: OpaquePointer) -> Result<Data, PageScriptError> {
         let sink = PNGSink()
+        let closure = RetainedValue.retained(sink)
+        defer { RetainedBox.release(closure) }
         let status = cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
-            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+            guard let sink = RetainedValue<PNGSink>.borrow(closure), let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            sink.data.append(bytes, count: Int(length))
             return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(sink).toOpaque())
+        }, closure)
         guard status == CAIRO_STATUS_SUCCESS else { return .failure(.scriptFailed(message: "PNG encoding failed")) }
         return .success(sink.data)
     }
 
     private final class PNGSink {
         var data = Data()
-    }
-
-    private final class CompletionBox: Sendable {
-        let completion: @WebKitActor (Result<OpaquePointer, PageScriptError>) -> Void
-        init(_ completion: @escaping @WebKitActor (Result<OpaquePointer, PageScriptError>) -> Void) { self.completion = completion }
     }
 }

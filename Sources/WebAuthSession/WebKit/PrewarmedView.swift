@@ -8,7 +8,7 @@ internal import CWebKitGTK
 final class PrewarmedView {
     static let shared = PrewarmedView()
 
-    private var ready: UnsafeMutablePointer<WebKitWebView>?
+    private var ready: GObjectReference<UnsafeMutablePointer<WebKitWebView>>?
     private var discarded = false
 
     /// Whether views are prewarmed (``EngineConfiguration/prewarmsWebViews``) and the engine runs.
@@ -19,11 +19,11 @@ final class PrewarmedView {
         if isEnabled, ready == nil { make(in: context) }
     }
 
-    /// The ready view (owned by the caller from now on), or `nil`; a new one is made for next time.
+    /// The ready view (the caller's reference from now on), or `nil`; a new one is made for next time.
     /// A view still loading its `about:blank` is not ready: its navigation would reach the session.
-    func take(in context: UnsafeMutablePointer<WebKitWebContext>) -> UnsafeMutablePointer<WebKitWebView>? {
+    func take(in context: UnsafeMutablePointer<WebKitWebContext>) -> GObjectReference<UnsafeMutablePointer<WebKitWebView>>? {
         guard isEnabled else { return nil }
-        guard let view = ready, webkit_web_view_is_loading(view) == 0 else {
+        guard let view = ready, webkit_web_view_is_loading(view.pointer) == 0 else {
             warm(in: context)
             return nil
         }
@@ -35,17 +35,15 @@ final class PrewarmedView {
     /// Drops the ready view and makes no more (at shutdown).
     func discard() {
         discarded = true
-        if let view = ready { g_object_unref(UnsafeMutableRawPointer(view)) }
         ready = nil
     }
 
     private func make(in context: UnsafeMutablePointer<WebKitWebContext>) {
-        let view = cwk_web_view_new(context, 1)!
-        g_object_ref_sink(UnsafeMutableRawPointer(view))  // held here until a window takes it
+        let view = GObjectReference(sinking: cwk_web_view_new(context, 1)!)  // held here until a window takes it
         // It keeps WebKit's GPU compositing: without it, prewarmed views leaked one of WebKit's
         // IPC threads and an eventfd every nine sessions or so (WebKitGTK 2.50), and switching it
         // once the page has loaded loses the web process (bench/NOTES.md).
-        webkit_web_view_load_html(view, "", "about:blank")
+        webkit_web_view_load_html(view.pointer, "", "about:blank")
         ready = view
     }
 }

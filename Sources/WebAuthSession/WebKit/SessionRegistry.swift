@@ -9,13 +9,16 @@ final class SessionRegistry {
     private var pages: [UnsafeMutableRawPointer: SignInPage] = [:]
     /// Web views created and not yet finalized (counted by GObject weak references).
     private(set) var liveViewCount = 0
+    private var finalizations: [UInt: FinalizationWatch] = [:]
 
     func register(_ page: SignInPage, view: UnsafeMutablePointer<WebKitWebView>) {
         pages[UnsafeMutableRawPointer(view)] = page
         liveViewCount += 1
-        g_object_weak_ref(cwk_object(view), { _, _ in
-            WebKitActor.assumeIsolated { SessionRegistry.shared.liveViewCount -= 1 }
-        }, nil)
+        let key = UInt(bitPattern: view)
+        finalizations[key] = FinalizationWatch(view) {
+            SessionRegistry.shared.liveViewCount -= 1
+            SessionRegistry.shared.finalizations[key] = nil
+        }
     }
 
     func unregister(view: UnsafeMutablePointer<WebKitWebView>) {

@@ -3,36 +3,29 @@ import Logging
 import OpenIDConnect
 internal import CWebKitGTK
 
-/// One sign-in's window and web view: it loads the start page, decides every navigation with
-/// the ``NavigationPolicy``, reports progress, and reports exactly one outcome (the callback
-/// or an error). ``close()`` destroys the window and the view.
+/// One sign-in's window and web view, the GObject side of a ``SignInFlow``: it loads the start
+/// page, turns WebKit's and GTK's signals into the flow's events, carries out its decisions
+/// (the policy, and follow-ups that need the page or the network), reports progress, and reports
+/// the outcome once. ``close()`` destroys the window and the view. When GTK destroys the window
+/// first (a host application destroyed its parent), the sign-in ends as cancelled and the page
+/// never touches the window or the view again.
 @WebKitActor
 final class SignInPage {
-    typealias Outcome = Result<RedirectCallback, WebAuthSessionError>
+    typealias Outcome = SignInFlow.Outcome
 
-    let policy: NavigationPolicy
-    private(set) var view: UnsafeMutablePointer<WebKitWebView>?
-    private(set) var window: UnsafeMutablePointer<GtkWidget>?
+    private var flow: SignInFlow
+    private var viewReference: GObjectReference<UnsafeMutablePointer<WebKitWebView>>?
+    private var windowReference: GObjectReference<UnsafeMutablePointer<GtkWidget>>?
     /// The header bar, progress bar and Cancel button of a window presentation.
     private(set) var chrome: SignInWindowChrome?
-    private var handlers: [(instance: gpointer, id: gulong)] = []
+    private var connections: [SignalConnection] = []
     private var loopbackListener: LoopbackRedirectListener?
-    private var pendingFormPostURL: String?
-    /// The custom-scheme form submission the policy let through to the scheme handler; any
-    /// other request that reaches the handler is a page resource, never the redirect.
-    private var pendingSchemeSubmission: String?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
-    /// Whether a document has been committed (scripts then run in a real page, not about:blank).
-    private(set) var hasCommittedLoad = false
-    /// The HTTP error status (4xx, 5xx) the provider answered the first load (the start page and
-    /// its redirects) with; the page then fails once that error page has loaded.
-    private var startPageErrorStatus: Int?
-    private let refusalMarkers: [String]
-    /// A kiosk's last input, and the task that ends the page when it is too long ago.
-    private var lastInput = ContinuousClock.now
+    /// The tasks that wake the flow at its idle and settle deadlines.
     private var idleWatch: Task<Void, Never>?
+    private var settleWatch: Task<Void, Never>?
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
-    private var onOutcome: (@WebKitActor (Outcome) -> Void)?
+    private let onOutcome: @WebKitActor (Outcome) -> Void
     let logger: Logger
 
     /// Creates the window and the view and starts loading `startURL`.
@@ -42,14 +35,14 @@ final class SignInPage {
          logger: Logger,
          onEvent: @escaping @WebKitActor (WebAuthenticationEvent) -> Void,
          onOutcome: @escaping @WebKitActor (Outcome) -> Void) throws(WebAuthSessionError) {
-        self.policy = policy
+        var idleLimit: Duration?
+        if case .kiosk(_, let limit) = options.presentation { idleLimit = limit }
+        self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers, idleLimit: idleLimit)
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
-        self.refusalMarkers = options.embeddedViewRefusalMarkers
         try GTKEnvironment.ready()
         let request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
-        defer { g_object_unref(request) }
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
@@ -57,13 +50,13 @@ final class SignInPage {
         if policy.redirectURI.kind == .customScheme {
             WebContextPool.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
-        let isEphemeral = options.websiteData == .ephemeral
-        let prewarmed = isEphemeral ? PrewarmedView.shared.take(in: context) : nil
-        let view = prewarmed ?? Self.makeView(in: context, options: options)
-        self.view = view
+        let prewarmed = options.websiteData == .ephemeral ? PrewarmedView.shared.take(in: context) : nil
+        let viewReference = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, options: options))
+        let view = viewReference.pointer
+        self.viewReference = viewReference
         configure(view, options: options)
         let window = Self.makeWindow(for: options)
-        self.window = window
+        self.windowReference = GObjectReference(retaining: window)
         if case .window = options.presentation {
             let chrome = SignInWindowChrome(window: window)
             self.chrome = chrome
@@ -71,11 +64,10 @@ final class SignInPage {
         } else {
             gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
         }
-        if prewarmed != nil { g_object_unref(UnsafeMutableRawPointer(view)) }  // the window holds it now, as it holds a new one
         connectSignals(view: view, window: window)
-        if case .kiosk(_, let idleTimeout) = options.presentation {
+        if case .kiosk = options.presentation {
             connectKioskSignals(view: view)
-            watchIdleness(limit: idleTimeout)
+            idleWatch = wake(at: { $0.flow.idleDeadline }) { page in page.receive(.idleCheck(at: .now)) }
         }
         switch options.presentation {
         case .window: break
@@ -83,10 +75,17 @@ final class SignInPage {
         }
         SessionRegistry.shared.register(self, view: view)
         gtk_widget_show_all(window)
-        webkit_web_view_load_request(view, request)
+        request.withPointer { webkit_web_view_load_request(view, $0) }
     }
 
-    private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitURIRequest> {
+    /// The web view, until the page is closed or GTK destroyed its window.
+    var view: UnsafeMutablePointer<WebKitWebView>? { viewReference?.pointer }
+
+    /// The window, until the page is closed or GTK destroyed it.
+    var window: UnsafeMutablePointer<GtkWidget>? { windowReference?.pointer }
+
+    private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthSessionError)
+        -> GObjectReference<UnsafeMutablePointer<WebKitURIRequest>> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidOption("the start URL must be http or https, not '\(url.scheme ?? "")'")
         }
@@ -96,8 +95,8 @@ final class SignInPage {
                 throw .invalidOption("additional header '\(name)' is not a valid HTTP header")
             }
         }
-        let request = webkit_uri_request_new(url.absoluteString)!
-        let fields = webkit_uri_request_get_http_headers(request)
+        let request = GObjectReference(adopting: webkit_uri_request_new(url.absoluteString)!)
+        let fields = webkit_uri_request_get_http_headers(request.pointer)
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             soup_message_headers_append(fields, name, value)
         }
@@ -151,16 +150,32 @@ final class SignInPage {
         }
     }
 
+    private func connectSignals(view: UnsafeMutablePointer<WebKitWebView>, window: UnsafeMutablePointer<GtkWidget>) {
+        connections = [
+            SignalConnection(view, .decidePolicy, target: self, handler: PageSignals.decidePolicy),
+            SignalConnection(view, .create, target: self, handler: PageSignals.create),
+            SignalConnection(view, .loadChanged, target: self, handler: PageSignals.loadChanged),
+            SignalConnection(view, .loadFailed, target: self, handler: PageSignals.loadFailed),
+            SignalConnection(view, .loadFailedWithTLSErrors, target: self, handler: PageSignals.tlsError),
+            SignalConnection(view, .webProcessTerminated, target: self, handler: PageSignals.processTerminated),
+            SignalConnection(view, .close, target: self, handler: PageSignals.pageClosed),
+            SignalConnection(view, .notify("estimated-load-progress"), target: self, handler: PageSignals.progress),
+            SignalConnection(view, .notify("title"), target: self, handler: PageSignals.title),
+            SignalConnection(window, .deleteEvent, target: self, handler: PageSignals.deleteEvent),
+            SignalConnection(window, .keyPress, target: self, handler: PageSignals.keyPress),
+            SignalConnection(window, .destroy, target: self, handler: PageSignals.windowDestroyed),
+        ]
+        if let cancel = chrome?.cancelButton {
+            connections.append(SignalConnection(cancel, .clicked, target: self, handler: PageSignals.cancelClicked))
+        }
+    }
+
     /// A kiosk page: no context menu, no file chooser, and every input restarts the idle timer.
     private func connectKioskSignals(view: UnsafeMutablePointer<WebKitWebView>) {
-        let target = SignalTarget(self)
-        let release = SignalTarget.release
-        let viewPointer = UnsafeMutableRawPointer(view)
-        handlers.append((viewPointer, cwk_connect_context_menu(view, PageSignals.refuseContextMenu, target.retainedPointer(), release)))
-        handlers.append((viewPointer, cwk_connect_run_file_chooser(view, PageSignals.refuseFileChooser, target.retainedPointer(), release)))
+        connections.append(SignalConnection(view, .contextMenu, target: self, handler: PageSignals.refuseContextMenu))
+        connections.append(SignalConnection(view, .runFileChooser, target: self, handler: PageSignals.refuseFileChooser))
         for signal in ["button-press-event", "motion-notify-event", "scroll-event", "touch-event", "key-press-event"] {
-            handlers.append((viewPointer, cwk_connect_input_event(cwk_web_view_widget(view), signal, PageSignals.input,
-                                                                  target.retainedPointer(), release)))
+            connections.append(SignalConnection(cwk_web_view_widget(view), .input(signal), target: self, handler: PageSignals.input))
         }
     }
 
@@ -169,88 +184,134 @@ final class SignInPage {
     /// wait for an answer nobody can give. A window a person sees keeps printing: its dialog is
     /// modal to the sign-in window, and a provider may offer to print recovery codes.
     private func connectPrintRefusal(view: UnsafeMutablePointer<WebKitWebView>) {
-        let target = SignalTarget(self)
-        handlers.append((UnsafeMutableRawPointer(view), cwk_connect_print(view, PageSignals.refusePrint, target.retainedPointer(), SignalTarget.release)))
+        connections.append(SignalConnection(view, .print, target: self, handler: PageSignals.refusePrint))
     }
 
-    // MARK: Kiosk idleness
+    // MARK: The flow
 
-    /// Someone touched the page: the idle timer starts again.
-    func noteInput() {
-        lastInput = .now
+    /// Whether the outcome has been reported (the page is closing or closed).
+    var hasEnded: Bool { flow.hasEnded }
+
+    /// Whether a document has been committed (scripts then run in a real page, not about:blank).
+    var hasCommittedLoad: Bool { flow.hasCommittedLoad }
+
+    /// Hands `event` to the flow and carries out its reaction: reports its decision, does its
+    /// follow-up, reports its outcome. Returns the reaction, whose policy a signal handler applies
+    /// (a follow-up that cannot be done turns it to ``SignInFlow/Policy/ignore``).
+    @discardableResult
+    func receive(_ event: SignInFlow.Event) -> SignInFlow.Reaction {
+        var reaction = flow.handle(event)
+        if let decision = reaction.decision { report(decision) }
+        if let followUp = reaction.followUp, !perform(followUp) { reaction.policy = .ignore }
+        if let outcome = reaction.outcome { report(outcome) }
+        return reaction
     }
 
-    /// Ends the page as abandoned once `limit` passes without a person's input (a page that
-    /// loads or reloads by itself does not count). It sleeps until the deadline and looks
-    /// again; nothing polls.
-    private func watchIdleness(limit: Duration) {
-        idleWatch = Task { [weak self] in
-            while let deadline = self.map({ $0.lastInput + limit }) {
-                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil, let self, !self.hasEnded else { return }
-                if ContinuousClock.now >= self.lastInput + limit { return self.fail(.abandoned(after: limit)) }
+    /// Ends the session with `error` (cancellation, timeout, shutdown); ignored once it has ended.
+    func fail(_ error: WebAuthSessionError) {
+        receive(.failed(error))
+    }
+
+    /// Does what the flow asked for; returns false if it cannot (the flow has been told why).
+    private func perform(_ followUp: SignInFlow.FollowUp) -> Bool {
+        switch followUp {
+        case .listenForFormPost(let port):
+            return listenForFormPost(port: port)
+        case .checkEmbeddedViewRefusal(let markers):
+            checkForEmbeddedViewRefusal(markers)
+        case .readErrorPage(let status):
+            Task {
+                let page = await self.summary(timeout: .seconds(5))
+                self.fail(.providerErrorPage(status: status, page))
+            }
+        case .readSchemeRequest, .waitForPageChange, .readSettledPage:
+            break  // done by the caller, which has the request or the wait at hand
+        }
+        return true
+    }
+
+    /// Logs a decision and reports it as an event; its URL is already redacted.
+    private func report(_ decision: NavigationDecision) {
+        logger.debug("navigation", metadata: ["decision": "\(decision)"])
+        emit(.navigation(decision))
+    }
+
+    private func report(_ outcome: Outcome) {
+        switch outcome {
+        case .success(let callback): logger.info("redirect captured", metadata: ["callback": "\(callback)"])
+        case .failure(let error): logger.info("sign-in page ended", metadata: ["reason": "\(error)"])
+        }
+        notifyPageChange()
+        onOutcome(outcome)
+    }
+
+    /// Reports a page event; it also restarts the flow's settle timer.
+    private func emit(_ event: WebAuthenticationEvent) {
+        _ = flow.handle(.activity(at: .now))
+        onEvent(event)
+    }
+
+    /// Calls `body` each time the deadline `deadline` reads passes, until it reads `nil` or the page
+    /// is gone. It sleeps until the deadline and looks again; nothing polls.
+    private func wake(at deadline: @escaping @WebKitActor (SignInPage) -> ContinuousClock.Instant?,
+                      _ body: @escaping @WebKitActor (SignInPage) async -> Void) -> Task<Void, Never> {
+        Task { [weak self] in
+            while let next = self.flatMap({ deadline($0) }) {
+                guard (try? await Task.sleep(until: next, clock: .continuous)) != nil, let self else { return }
+                await body(self)
             }
         }
     }
 
-    private func connectSignals(view: UnsafeMutablePointer<WebKitWebView>, window: UnsafeMutablePointer<GtkWidget>) {
-        let target = SignalTarget(self)
-        let release = SignalTarget.release
-        let viewPointer = UnsafeMutableRawPointer(view)
-        handlers = [
-            (viewPointer, cwk_connect_decide_policy(view, PageSignals.decidePolicy, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_create(view, PageSignals.create, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_load_changed(view, PageSignals.loadChanged, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_load_failed(view, PageSignals.loadFailed, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_load_failed_with_tls_errors(view, PageSignals.tlsError, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_web_process_terminated(view, PageSignals.processTerminated, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_view_close(view, PageSignals.pageClosed, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_notify(view, "notify::estimated-load-progress", PageSignals.progress, target.retainedPointer(), release)),
-            (viewPointer, cwk_connect_notify(view, "notify::title", PageSignals.title, target.retainedPointer(), release)),
-            (UnsafeMutableRawPointer(window), cwk_connect_delete_event(window, PageSignals.deleteEvent, target.retainedPointer(), release)),
-            (UnsafeMutableRawPointer(window), cwk_connect_key_press(window, PageSignals.keyPress, target.retainedPointer(), release)),
-        ]
-        if let cancel = chrome?.cancelButton {
-            handlers.append((UnsafeMutableRawPointer(cancel), cwk_connect_clicked(cancel, PageSignals.cancelClicked, target.retainedPointer(), release)))
+    // MARK: Settling
+
+    /// Ends the session with ``WebAuthSessionError/pageSettled(_:after:)`` once the page has
+    /// gone `quiet` with no load, navigation or title event, and is not loading. Every event
+    /// restarts the timer. Calling it again restarts the watch with the new `quiet`.
+    func failWhenSettled(after quiet: Duration) {
+        flow.failWhenSettled(after: quiet)
+        settleWatch?.cancel()
+        settleWatch = wake(at: { $0.flow.settleDeadline }) { page in
+            switch page.receive(.settleCheck(at: .now, isLoading: page.isLoading)).followUp {
+            case .waitForPageChange:
+                await withCheckedContinuation { continuation in page.onNextPageChange { continuation.resume() } }
+            case .readSettledPage(let seen):
+                let summary = await page.summary(timeout: .seconds(5))
+                if !Task.isCancelled { page.receive(.settledPageRead(summary, activitySeen: seen)) }
+            default:
+                break
+            }
         }
     }
 
-    // MARK: Outcome
-
-    /// Whether the outcome has been reported (the page is closing or closed).
-    var hasEnded: Bool { onOutcome == nil }
-
-    /// Reports the outcome once; later calls are ignored.
-    func end(with outcome: Outcome) {
-        guard let report = onOutcome else { return }
-        onOutcome = nil
-        if case .failure(let error) = outcome {
-            logger.info("sign-in page ended", metadata: ["reason": "\(error)"])
-        }
-        notifyPageChange()
-        report(outcome)
-    }
-
-    /// Ends the session with `error` (used by cancellation, timeout and shutdown).
-    func fail(_ error: WebAuthSessionError) {
-        end(with: .failure(error))
-    }
+    // MARK: Closing
 
     /// Disconnects every handler and destroys the window and the view; idempotent. Must not run
     /// inside one of the view's own signal emissions (the session defers it to the next loop
     /// iteration).
     func close() {
-        for handler in handlers { g_signal_handler_disconnect(handler.instance, handler.id) }
-        handlers = []
+        let (view, window) = (viewReference, windowReference)
+        release()
+        view?.withPointer { webkit_web_view_stop_loading($0) }
+        window?.withPointer { gtk_widget_destroy($0) }
+    }
+
+    /// GTK destroys the window (and the view in it): the sign-in ends as cancelled, and the page
+    /// lets go of both without touching them again.
+    func windowDestroyed() {
+        release()
+        fail(.cancelled)
+    }
+
+    /// Disconnects every handler, stops the timers and the listener, and drops the window and the view.
+    private func release() {
+        connections.forEach { $0.disconnect() }
+        connections = []
         idleWatch?.cancel()
-        idleWatch = nil
-        loopbackListener = nil
-        if let view {
-            SessionRegistry.shared.unregister(view: view)
-            webkit_web_view_stop_loading(view)
-        }
-        if let window { gtk_widget_destroy(window) }
-        window = nil
-        view = nil
+        settleWatch?.cancel()
+        (idleWatch, settleWatch, loopbackListener, chrome) = (nil, nil, nil, nil)
+        if let view { SessionRegistry.shared.unregister(view: view) }
+        (windowReference, viewReference) = (nil, nil)
     }
 
     /// Asks GTK to close the window the way a window manager's close button does (it emits
@@ -259,93 +320,37 @@ final class SignInPage {
         if let window { gtk_window_close(cwk_window(window)) }
     }
 
-    // MARK: Navigation
+    // MARK: Redirects the page cannot show
 
-    /// Applies the policy to a navigation; returns whether WebKit may go on with it.
-    func decide(_ request: NavigationRequest) -> Bool {
-        let verdict = policy.verdict(for: request)
-        let record: NavigationDecision.Verdict
-        var proceed = false
-        switch verdict {
-        case .allow:
-            record = .allowed
-            proceed = true
-        case .capture:
-            record = .captured
-        case .captureThroughSchemeHandler:
-            record = .captured
-            proceed = true
-        case .captureThroughLoopbackListener(let port):
-            record = .captured
-            proceed = listenForFormPost(to: request.url, port: port)
-        case .refuse(let reason):
-            record = .refused(reason)
-        case .fail:
-            record = .refused(.unreadableResponse)
-        }
-        report(NavigationDecision(url: URLRedaction.redactingValues(request.url), verdict: record))
-        switch verdict {
-        case .capture: capture(url: request.url, formBody: nil)
-        case .captureThroughSchemeHandler: pendingSchemeSubmission = request.url
-        case .fail(let error): fail(error)
-        default: break
-        }
-        return proceed
-    }
-
-    /// Logs a decision and reports it as an event; its URL is already redacted.
-    private func report(_ decision: NavigationDecision) {
-        logger.debug("navigation", metadata: ["decision": "\(decision)"])
-        onEvent(.navigation(decision))
-    }
-
-    /// Turns a redirect into the outcome.
-    func capture(url: String, formBody: String?) {
-        do throws(RedirectCallbackError) {
-            let callback = try RedirectCallback(url: url, formBody: formBody, redirectURI: policy.redirectURI)
-            logger.info("redirect captured", metadata: ["callback": "\(callback)"])
-            end(with: .success(callback))
-        } catch {
-            end(with: .failure(.invalidCallback(error)))
-        }
-    }
-
-    /// A request to the custom redirect scheme: the form submission the policy let through, or
+    /// A request to the custom redirect scheme: the form submission the flow let through, or
     /// a page resource (`<img>`, `fetch`, XHR), which is answered with an error and logged.
     func receiveSchemeRequest(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>) {
         let url = String(cString: webkit_uri_scheme_request_get_uri(request))
-        guard !hasEnded, let expected = pendingSchemeSubmission, expected == url else {
-            SchemeRequest.refuse(request, because: "not a navigation to the redirect URI")
-            report(NavigationDecision(url: URLRedaction.redactingValues(url), verdict: .refused(.redirectSubresource)))
-            return
+        guard receive(.schemeRequested(url: url)).followUp == .readSchemeRequest else {
+            return SchemeRequest.refuse(request, because: "not a navigation to the redirect URI")
         }
-        pendingSchemeSubmission = nil
         let method = webkit_uri_scheme_request_get_http_method(request).map { String(cString: $0) }
         var body: String?
         if method?.uppercased() == "POST", let stream = webkit_uri_scheme_request_get_http_body(request) {
-            body = GLibStreams.readText(stream, limit: 1 << 20)
-            g_object_unref(stream)
+            body = GObjectReference(adopting: stream).withPointer { GLibStreams.readText($0, limit: 1 << 20) }
             if body == nil {
                 SchemeRequest.refuse(request, because: "unreadable form body")
-                end(with: .failure(.invalidCallback(.malformedEncoding(.formPost))))
+                fail(.invalidCallback(.malformedEncoding(.formPost)))
                 return
             }
         }
         SchemeRequest.refuse(request, because: "captured by WebAuthSession")
-        capture(url: url, formBody: body)
+        receive(.redirectReceived(url: url, formBody: body))
     }
 
-    private func listenForFormPost(to url: String, port: Int) -> Bool {
+    private func listenForFormPost(port: Int) -> Bool {
+        guard loopbackListener == nil else { return true }
+        let redirectURI = flow.policy.redirectURI
         do {
-            pendingFormPostURL = url
-            if loopbackListener == nil {
-                loopbackListener = try LoopbackRedirectListener(
-                    host: policy.redirectURI.host ?? "127.0.0.1", port: port, path: policy.redirectURI.path, methods: ["POST"], reply: .noContent
-                ) { [weak self] request in
-                    guard let self, let url = self.pendingFormPostURL else { return false }
-                    self.capture(url: url, formBody: request.body)
-                    return true
-                }
+            loopbackListener = try LoopbackRedirectListener(
+                host: redirectURI.host ?? "127.0.0.1", port: port, path: redirectURI.path, methods: ["POST"], reply: .noContent
+            ) { [weak self] request in
+                self?.receive(.formPostReceived(body: request.body)).policy == .use
             }
             return true
         } catch {
@@ -354,26 +359,13 @@ final class SignInPage {
         }
     }
 
-    // MARK: Downloads and printing
-
-    /// Applies the no-downloads rule to a navigation's response; returns whether WebKit may show it.
-    func decide(_ response: NavigationResponse) -> Bool {
-        guard response.wouldDownload else { return true }
-        refuseDownload(of: response.url)
-        return false
-    }
-
-    /// Reports a download the engine stopped: a response refused, or one WebKit started anyway
-    /// (cancelled by ``WebContextPool``).
-    func refuseDownload(of url: String) {
-        report(NavigationDecision(url: URLRedaction.redactingValues(url), verdict: .refused(.download)))
-    }
+    // MARK: Printing
 
     /// Reports a `window.print()` the page may not do (its dialog never opens).
     func refusePrint() {
         let url = redactedCurrentURL ?? ""
         logger.info("print refused", metadata: ["url": "\(url)"])
-        onEvent(.printRefused(url: url))
+        emit(.printRefused(url: url))
     }
 
     // MARK: Load progress
@@ -385,37 +377,37 @@ final class SignInPage {
         let host = URLComponents(string: rawURL)?.host ?? ""
         switch event {
         case WEBKIT_LOAD_STARTED:
-            onEvent(.loadStarted(url: url))
+            emit(.loadStarted(url: url))
         case WEBKIT_LOAD_REDIRECTED:
-            onEvent(.loadRedirected(url: url))
+            emit(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
-            if !hasCommittedLoad { startPageErrorStatus = Self.errorStatus(of: view) }
-            hasCommittedLoad = true
+            receive(.loadCommitted(errorStatus: Self.errorStatus(of: view)))
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
-            onEvent(.loadCommitted(url: url, host: host, tls: tls))
+            emit(.loadCommitted(url: url, host: host, tls: tls))
             notifyPageChange()
         case WEBKIT_LOAD_FINISHED:
-            onEvent(.loadFinished(url: url))
+            emit(.loadFinished(url: url))
             notifyPageChange()
-            checkForEmbeddedViewRefusal(view, url: url, host: host) { [weak self] in self?.failOnStartPageError() }
+            receive(.loadFinished)
         default:
             break
         }
     }
 
-    /// Ends the session when the page says the provider refuses embedded views; otherwise
-    /// calls `notRefused` (a refusal is the more precise failure when both apply).
-    private func checkForEmbeddedViewRefusal(_ view: UnsafeMutablePointer<WebKitWebView>, url: String, host: String,
-                                             notRefused: @escaping @WebKitActor () -> Void) {
-        guard !refusalMarkers.isEmpty else { return notRefused() }
+    /// Reads the page for any of `markers` (the provider refusing embedded views) and tells the flow.
+    private func checkForEmbeddedViewRefusal(_ markers: [String]) {
+        guard let view else { return }
+        let rawURL = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? ""
+        let (url, host) = (URLRedaction.redactingValues(rawURL), URLComponents(string: rawURL)?.host ?? "")
         let script = "location.href + '\\n' + (document.body ? document.body.innerText.slice(0, 50000) : '')"
         JavaScriptBridge.evaluate(script, in: view, world: JavaScriptBridge.helperWorld) { [weak self] result in
-            guard let self, !self.hasEnded else { return }
-            guard case .success(.string(let text)) = result, self.refusalMarkers.contains(where: { text.contains($0) }) else {
-                return notRefused()
+            guard let self else { return }
+            if case .success(.string(let text)) = result, markers.contains(where: { text.contains($0) }) {
+                self.fail(.embeddedViewRefused(url: url, host: host))
+            } else {
+                self.receive(.embeddedViewAccepted)
             }
-            self.fail(.embeddedViewRefused(url: url, host: host))
         }
     }
 
@@ -426,18 +418,6 @@ final class SignInPage {
         }
         let status = Int(webkit_uri_response_get_status_code(response))
         return status >= 400 ? status : nil
-    }
-
-    /// Ends the session with ``WebAuthSessionError/providerErrorPage(status:_:)`` when the start
-    /// page was an error page: nobody can sign in there. Later pages may answer with an error
-    /// status and still be a login page (a wrong password's 401).
-    private func failOnStartPageError() {
-        guard let status = startPageErrorStatus else { return }
-        startPageErrorStatus = nil
-        Task {
-            let page = await self.summary(timeout: .seconds(5))
-            self.fail(.providerErrorPage(status: status, page))
-        }
     }
 
     /// Whether the view is loading a page now.
@@ -452,20 +432,11 @@ final class SignInPage {
         return flags.rawValue == 0 ? .valid : .invalid(TLSErrors(rawValue: flags.rawValue))
     }
 
-    func loadFailed(_ failure: LoadFailure) {
-        guard !failure.causedByPolicy, !hasEnded else { return }
-        fail(.loadFailed(url: URLRedaction.redactingValues(failure.url), domain: failure.domain, code: failure.code, message: failure.message))
-    }
-
-    func tlsFailed(url: String, errors: TLSErrors) {
-        fail(.tlsFailure(url: URLRedaction.redactingValues(url), host: URLComponents(string: url)?.host ?? "", errors: errors))
-    }
-
     func progressChanged() {
         guard let view else { return }
         let progress = webkit_web_view_get_estimated_load_progress(view)
         chrome?.show(progress: progress)
-        onEvent(.progress(progress))
+        emit(.progress(progress))
     }
 
     func titleChanged() {
@@ -476,7 +447,7 @@ final class SignInPage {
         } else if let window {
             gtk_window_set_title(cwk_window(window), title.isEmpty ? "Sign in" : title)
         }
-        onEvent(.titleChanged(title))
+        emit(.titleChanged(title))
     }
 
     // MARK: Waiting for the page

@@ -15,6 +15,8 @@ final class WebContextPool {
     private var ephemeralContext: UnsafeMutablePointer<WebKitWebContext>?
     private var profileContexts: [String: UnsafeMutablePointer<WebKitWebContext>] = [:]
     private var registeredSchemes: [UnsafeMutablePointer<WebKitWebContext>: Set<String>] = [:]
+    /// The contexts' `download-started` handlers (the contexts live as long as the process).
+    private var downloadHandlers: [SignalConnection] = []
 
     /// The context for `websiteData`, created on first use.
     func context(for websiteData: SessionOptions.WebsiteData) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebContext> {
@@ -26,9 +28,8 @@ final class WebContextPool {
             // manager still writes a few files (salts, HSTS): they go to a private scratch
             // directory, removed at shutdown, instead of ~/.local/share.
             let scratch = try EngineRuntime.shared.scratchDirectory()
-            let manager = cwk_website_data_manager_new(scratch + "/data", scratch + "/cache")!
-            let context = webkit_web_context_new_with_website_data_manager(manager)!
-            g_object_unref(manager)
+            let manager = GObjectReference(adopting: cwk_website_data_manager_new(scratch + "/data", scratch + "/cache")!)
+            let context = manager.withPointer { webkit_web_context_new_with_website_data_manager($0)! }
             configure(context)
             ephemeralContext = context
             return context
@@ -36,8 +37,7 @@ final class WebContextPool {
             let path = directory.standardizedFileURL.path
             if let context = profileContexts[path] { return context }
             let manager = try Self.profileDataManager(at: path)
-            let context = webkit_web_context_new_with_website_data_manager(manager)!
-            g_object_unref(manager)
+            let context = manager.withPointer { webkit_web_context_new_with_website_data_manager($0)! }
             configure(context)
             profileContexts[path] = context
             return context
@@ -72,20 +72,25 @@ final class WebContextPool {
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_context_get_website_data_manager(context),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)
         // A sign-in never downloads. Responses that would be saved are refused before this
-        // (`SignInPage.decide(_ response:)`); whatever still starts a download (a `download`
+        // (the sign-in flow's answer to `responseReceived`); whatever still starts a download (a `download`
         // link) is cancelled here, before a file is chosen, and reported to its page.
-        _ = cwk_connect_download_started(context, { _, download, _ in
-            guard let download else { return }
-            WebKitActor.assumeIsolated {
-                webkit_download_cancel(download)
-                let url = webkit_download_get_request(download).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
-                guard let page = SessionRegistry.shared.page(for: webkit_download_get_web_view(download)), !page.hasEnded else { return }
-                page.refuseDownload(of: url)
-            }
-        }, nil, nil)
+        downloadHandlers.append(SignalConnection(context, .downloadStarted, handler: Self.cancelDownload))
     }
 
-    private static func profileDataManager(at path: String) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebsiteDataManager> {
+    /// `download-started`: cancels the download and reports it to its page.
+    private nonisolated static let cancelDownload: CWKDownloadStartedHandler = { _, download, _ in
+        // Used on this thread only, within the signal emission (assumeIsolated runs synchronously).
+        guard let started = download else { return }
+        nonisolated(unsafe) let download = started
+        WebKitActor.assumeIsolated {
+            webkit_download_cancel(download)
+            let url = webkit_download_get_request(download).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
+            guard let page = SessionRegistry.shared.page(for: webkit_download_get_web_view(download)) else { return }
+            page.receive(.downloadStarted(url: url))
+        }
+    }
+
+    private static func profileDataManager(at path: String) throws(WebAuthSessionError) -> GObjectReference<UnsafeMutablePointer<WebKitWebsiteDataManager>> {
         let data = path + "/data"
         let cache = path + "/cache"
         do {
@@ -99,9 +104,11 @@ final class WebContextPool {
         guard access(path, R_OK | W_OK | X_OK) == 0 else {
             throw .profileUnavailable(path: path, message: String(cString: strerror(errno)))
         }
-        let manager = cwk_website_data_manager_new(data, cache)!
-        let cookies = webkit_website_data_manager_get_cookie_manager(manager)
-        webkit_cookie_manager_set_persistent_storage(cookies, data + "/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        let manager = GObjectReference(adopting: cwk_website_data_manager_new(data, cache)!)
+        manager.withPointer { manager in
+            let cookies = webkit_website_data_manager_get_cookie_manager(manager)
+            webkit_cookie_manager_set_persistent_storage(cookies, data + "/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        }
         return manager
     }
 }
@@ -111,8 +118,8 @@ final class WebContextPool {
 enum SchemeRequest {
     /// Ends `request` with an error so that nothing loads.
     static func refuse(_ request: UnsafeMutablePointer<WebKitURISchemeRequest>, because reason: String) {
-        let error = g_error_new_literal(webkit_network_error_quark(), gint(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), reason)
-        webkit_uri_scheme_request_finish_error(request, error)
-        g_error_free(error)
+        GLibError.withNew(domain: webkit_network_error_quark(), code: Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), message: reason) {
+            webkit_uri_scheme_request_finish_error(request, $0)
+        }
     }
 }

@@ -118,19 +118,21 @@ public enum WebProcessSandbox: Sendable, Hashable, CustomStringConvertible {
         defer { argv.forEach { g_free($0) } }
         var errorOutput: UnsafeMutablePointer<gchar>?
         var status: gint = 0
-        var error: UnsafeMutablePointer<GError>?
-        defer {
-            g_free(errorOutput)
-            if let error { g_error_free(error) }
-        }
+        defer { g_free(errorOutput) }
         let flags = GSpawnFlags(rawValue: G_SPAWN_STDOUT_TO_DEV_NULL.rawValue)
-        guard g_spawn_sync(nil, &argv, nil, flags, nil, nil, nil, &errorOutput, &status, &error) != 0 else {
-            return .bubblewrapFailed(error.map { String(cString: $0.pointee.message) } ?? "it could not be started")
+        do throws(GLibError) {
+            guard try GLibError.attempt({ g_spawn_sync(nil, &argv, nil, flags, nil, nil, nil, &errorOutput, &status, $0) }) != 0 else {
+                return .bubblewrapFailed("it could not be started")
+            }
+        } catch {
+            return .bubblewrapFailed(error.message)
         }
-        guard g_spawn_check_wait_status(status, &error) != 0 else {
+        do throws(GLibError) {
+            _ = try GLibError.attempt { g_spawn_check_wait_status(status, $0) }
+            return .on
+        } catch {
             let said = errorOutput.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            return .bubblewrapFailed(said.isEmpty ? error.map { String(cString: $0.pointee.message) } ?? "it failed" : said)
+            return .bubblewrapFailed(said.isEmpty ? error.message : said)
         }
-        return .on
     }
 }

@@ -13,6 +13,8 @@ final class GTKHostApplication: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// The GTK thread.
     static let threadID = Mutex<pthread_t>(0)
+    /// Whether ``destroyWindow()`` destroyed the main window (the GTK thread then leaves it alone).
+    static let windowDestroyed = Mutex<Bool>(false)
 
     init() throws {
         let display = try VirtualDisplay(width: 1024, height: 768)
@@ -33,7 +35,7 @@ final class GTKHostApplication: @unchecked Sendable {
             created.withLock { $0 = UInt(bitPattern: window) }
             ready.signal()
             gtk_main()
-            gtk_widget_destroy(window)
+            if !GTKHostApplication.windowDestroyed.withLock({ $0 }) { gtk_widget_destroy(window) }
             finished.signal()
         }
         thread.stackSize = 8 << 20
@@ -41,6 +43,14 @@ final class GTKHostApplication: @unchecked Sendable {
         ready.wait()
         guard let window = UnsafeMutableRawPointer(bitPattern: created.withLock({ $0 })) else { throw WebAuthSessionError.noDisplay("GTK did not start") }
         self.window = window
+    }
+
+    /// Destroys the main window now, as an application does when it closes it (on the GTK
+    /// thread, which runs the engine's actor here).
+    @WebKitActor
+    func destroyWindow() {
+        GTKHostApplication.windowDestroyed.withLock { $0 = true }
+        gtk_widget_destroy(window.assumingMemoryBound(to: GtkWidget.self))
     }
 
     /// Quits `gtk_main` and waits for the GTK thread to finish, as an application does before exiting.

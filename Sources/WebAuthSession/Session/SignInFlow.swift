@@ -1,0 +1,290 @@
+import Foundation
+import OpenIDConnect
+
+/// The rules of one sign-in, apart from any window, web view or listener: events in (what the
+/// page, the person, the clock or the loopback listener did), a ``Reaction`` out (let WebKit go
+/// on or not, what to report, what to look at next, and how the sign-in ends). It ends once:
+/// after its outcome every navigation is ignored and no other outcome comes out.
+///
+/// ``SignInPage`` feeds it WebKit's signals; ``SystemBrowserSession`` feeds it the requests its
+/// listener receives. Nothing here waits or touches WebKit: the tests drive it with plain values.
+struct SignInFlow: Sendable {
+    typealias Outcome = Result<RedirectCallback, WebAuthSessionError>
+
+    /// What happened.
+    enum Event: Sendable {
+        /// WebKit asks whether a navigation may go on (`decide-policy`, or `create` for a new window).
+        case navigationRequested(NavigationRequest)
+        /// WebKit asks whether a response may be shown.
+        case responseReceived(NavigationResponse)
+        /// WebKit started a download of `url` by itself (a `download` link); it was cancelled.
+        case downloadStarted(url: String)
+        /// A request reached the engine's handler of the custom redirect scheme.
+        case schemeRequested(url: String)
+        /// The redirect arrived with its form body, if any: a scheme request the flow accepted and
+        /// whose body was read, or a request to the system browser's loopback listener.
+        case redirectReceived(url: String, formBody: String?)
+        /// The loopback listener received the form POST the flow had it listen for.
+        case formPostReceived(body: String?)
+        /// A document was committed; `errorStatus` is its HTTP status if 4xx or 5xx.
+        case loadCommitted(errorStatus: Int?)
+        /// The page finished loading.
+        case loadFinished
+        /// The embedded-view check of a finished page found none of the refusal markers.
+        case embeddedViewAccepted
+        /// A main-frame load failed.
+        case loadFailed(LoadFailure)
+        /// A page's certificate is not valid.
+        case tlsFailed(url: String, errors: TLSErrors)
+        /// The web process ended.
+        case webProcessTerminated(WebProcessTerminationReason)
+        /// The person closed the window: its close button, Escape, Cancel, or the page's `window.close()`.
+        case windowClosed
+        /// GTK destroyed the window (the host application destroyed it or its parent).
+        case windowDestroyed
+        /// The page showed a load, a navigation or a title (the settle timer starts again).
+        case activity(at: ContinuousClock.Instant)
+        /// A person used the page (the idle timer starts again).
+        case input(at: ContinuousClock.Instant)
+        /// The idle deadline passed (``idleDeadline``); `at` is now.
+        case idleCheck(at: ContinuousClock.Instant)
+        /// The settle deadline passed (``settleDeadline``); `at` is now.
+        case settleCheck(at: ContinuousClock.Instant, isLoading: Bool)
+        /// The page read after a ``FollowUp/readSettledPage(activitySeen:)``.
+        case settledPageRead(PageSummary, activitySeen: ContinuousClock.Instant)
+        /// The sign-in ends with `error`: cancelled, timed out, shut down, or something the page
+        /// found out (an embedded-view refusal, the provider's error page, a port it could not bind).
+        case failed(WebAuthSessionError)
+    }
+
+    /// Whether WebKit may go on with what it asked about (or the listener take its request).
+    enum Policy: Sendable, Hashable {
+        case use, ignore
+    }
+
+    /// What the page has to do next, with WebKit or the network, and report back as an event.
+    enum FollowUp: Sendable, Hashable {
+        /// Listen on the loopback `port` for the form POST (``Event/formPostReceived(body:)``);
+        /// report ``Event/failed(_:)`` and ignore the navigation if that is impossible.
+        case listenForFormPost(port: Int)
+        /// Read the scheme request's body and report ``Event/redirectReceived(url:formBody:)``.
+        case readSchemeRequest
+        /// Look for `markers` in the page: ``Event/failed(_:)`` with
+        /// ``WebAuthSessionError/embeddedViewRefused(url:host:)``, else ``Event/embeddedViewAccepted``.
+        case checkEmbeddedViewRefusal([String])
+        /// The start page was the provider's error page: read it and report ``Event/failed(_:)``
+        /// with ``WebAuthSessionError/providerErrorPage(status:_:)``.
+        case readErrorPage(status: Int)
+        /// The page is still loading: wait for the next page change, then check again.
+        case waitForPageChange
+        /// The page has settled: read its summary and report ``Event/settledPageRead(_:activitySeen:)``.
+        case readSettledPage(activitySeen: ContinuousClock.Instant)
+    }
+
+    /// What an event leads to; every part is optional.
+    struct Reaction: Sendable, Hashable {
+        /// For a question WebKit or the listener asked: whether it may go on.
+        var policy: Policy?
+        /// A navigation decision to log and report (its URL redacted).
+        var decision: NavigationDecision?
+        /// What the page has to do next.
+        var followUp: FollowUp?
+        /// The sign-in ends now, with this.
+        var outcome: Outcome?
+    }
+
+    let policy: NavigationPolicy
+    /// The `state` the redirect must carry (the system browser's listener takes no other); `nil`:
+    /// the first redirect is the answer, and one that cannot be read ends the sign-in.
+    let expectedState: String?
+    private let refusalMarkers: [String]
+    private let idleLimit: Duration?
+
+    /// How it ended, once it has.
+    private(set) var outcome: Outcome?
+    /// Whether a document has been committed (scripts then run in a real page, not about:blank).
+    private(set) var hasCommittedLoad = false
+    /// The HTTP error status (4xx, 5xx) of the first committed load (the start page and its
+    /// redirects); the sign-in fails once that error page has loaded.
+    private var startPageErrorStatus: Int?
+    private var pendingFormPostURL: String?
+    /// The custom-scheme form submission let through to the scheme handler; any other request
+    /// that reaches the handler is a page resource, never the redirect.
+    private var pendingSchemeSubmission: String?
+    private var lastInput: ContinuousClock.Instant
+    private(set) var lastActivity: ContinuousClock.Instant
+    private var settleQuiet: Duration?
+
+    /// A flow for `policy`'s redirect URI. `refusalMarkers`: text that shows the provider refuses
+    /// embedded views; `idleLimit`: a kiosk's time without input before it is abandoned.
+    init(policy: NavigationPolicy, expectedState: String? = nil, refusalMarkers: [String] = [], idleLimit: Duration? = nil,
+         now: ContinuousClock.Instant = .now) {
+        self.policy = policy
+        self.expectedState = expectedState
+        self.refusalMarkers = refusalMarkers
+        self.idleLimit = idleLimit
+        self.lastInput = now
+        self.lastActivity = now
+    }
+
+    /// Whether the outcome is known.
+    var hasEnded: Bool { outcome != nil }
+
+    /// When a kiosk page is abandoned unless someone uses it; `nil` when there is no idle limit.
+    var idleDeadline: ContinuousClock.Instant? {
+        guard let idleLimit, !hasEnded else { return nil }
+        return lastInput + idleLimit
+    }
+
+    /// When the page counts as settled unless it does something; `nil` when not watched.
+    var settleDeadline: ContinuousClock.Instant? {
+        guard let settleQuiet, !hasEnded else { return nil }
+        return lastActivity + settleQuiet
+    }
+
+    /// Ends the sign-in with ``WebAuthSessionError/pageSettled(_:after:)`` once the page has gone
+    /// `quiet` with no activity and is not loading (a login script's last step has run). Calling it
+    /// again restarts the watch with the new `quiet`.
+    mutating func failWhenSettled(after quiet: Duration, now: ContinuousClock.Instant = .now) {
+        settleQuiet = quiet
+        lastActivity = now
+    }
+
+    /// Applies `event`.
+    mutating func handle(_ event: Event) -> Reaction {
+        switch event {
+        case .activity(let now):
+            lastActivity = now
+            return Reaction()
+        case .input(let now):
+            lastInput = now
+            return Reaction()
+        default:
+            break
+        }
+        guard !hasEnded else { return Reaction(policy: .ignore) }
+        switch event {
+        case .navigationRequested(let request):
+            return navigate(request)
+        case .responseReceived(let response):
+            guard response.wouldDownload else { return Reaction(policy: .use) }
+            return Reaction(policy: .ignore, decision: refusal(of: response.url, .download))
+        case .downloadStarted(let url):
+            return Reaction(decision: refusal(of: url, .download))
+        case .schemeRequested(let url):
+            guard let expected = pendingSchemeSubmission, expected == url else {
+                return Reaction(policy: .ignore, decision: refusal(of: url, .redirectSubresource))
+            }
+            pendingSchemeSubmission = nil
+            return Reaction(policy: .use, followUp: .readSchemeRequest)
+        case .redirectReceived(let url, let formBody):
+            return capture(url: url, formBody: formBody)
+        case .formPostReceived(let body):
+            guard let url = pendingFormPostURL else { return Reaction(policy: .ignore) }
+            return capture(url: url, formBody: body)
+        case .loadCommitted(let errorStatus):
+            if !hasCommittedLoad { startPageErrorStatus = errorStatus }
+            hasCommittedLoad = true
+            return Reaction()
+        case .loadFinished:
+            if !refusalMarkers.isEmpty { return Reaction(followUp: .checkEmbeddedViewRefusal(refusalMarkers)) }
+            return errorPageCheck()
+        case .embeddedViewAccepted:
+            return errorPageCheck()
+        case .loadFailed(let failure):
+            guard !failure.causedByPolicy else { return Reaction() }
+            return end(.failure(.loadFailed(url: URLRedaction.redactingValues(failure.url), domain: failure.domain,
+                                            code: failure.code, message: failure.message)))
+        case .tlsFailed(let url, let errors):
+            return end(.failure(.tlsFailure(url: URLRedaction.redactingValues(url), host: URLComponents(string: url)?.host ?? "",
+                                            errors: errors)))
+        case .webProcessTerminated(let reason):
+            return end(.failure(.webProcessTerminated(reason)))
+        case .windowClosed:
+            return end(.failure(.closedByUser))
+        case .windowDestroyed:
+            return end(.failure(.cancelled))
+        case .idleCheck(let now):
+            guard let idleLimit, let deadline = idleDeadline, now >= deadline else { return Reaction() }
+            return end(.failure(.abandoned(after: idleLimit)))
+        case .settleCheck(let now, let isLoading):
+            guard let deadline = settleDeadline, now >= deadline else { return Reaction() }
+            return Reaction(followUp: isLoading ? .waitForPageChange : .readSettledPage(activitySeen: lastActivity))
+        case .settledPageRead(let summary, let seen):
+            guard let settleQuiet, lastActivity == seen else { return Reaction() }
+            return end(.failure(.pageSettled(summary, after: settleQuiet)))
+        case .failed(let error):
+            return end(.failure(error))
+        case .activity, .input:
+            return Reaction()
+        }
+    }
+
+    private mutating func navigate(_ request: NavigationRequest) -> Reaction {
+        let url = request.url
+        switch policy.verdict(for: request) {
+        case .allow:
+            return Reaction(policy: .use, decision: decision(url, .allowed))
+        case .capture:
+            var reaction = capture(url: url, formBody: nil)
+            (reaction.policy, reaction.decision) = (.ignore, decision(url, .captured))
+            return reaction
+        case .captureThroughSchemeHandler:
+            pendingSchemeSubmission = url
+            return Reaction(policy: .use, decision: decision(url, .captured))
+        case .captureThroughLoopbackListener(let port):
+            pendingFormPostURL = url
+            return Reaction(policy: .use, decision: decision(url, .captured), followUp: .listenForFormPost(port: port))
+        case .refuse(let reason):
+            return Reaction(policy: .ignore, decision: refusal(of: url, reason))
+        case .fail(let error):
+            var reaction = end(.failure(error))
+            (reaction.policy, reaction.decision) = (.ignore, refusal(of: url, .unreadableResponse))
+            return reaction
+        }
+    }
+
+    /// Turns a redirect into the outcome. With an ``expectedState``, one that does not carry it
+    /// (or cannot be read to show that it does) is refused and the wait goes on.
+    private mutating func capture(url: String, formBody: String?) -> Reaction {
+        do throws(RedirectCallbackError) {
+            let callback = try RedirectCallback(url: url, formBody: formBody, redirectURI: policy.redirectURI)
+            if let expectedState, callback["state"] != expectedState { return Reaction(policy: .ignore) }
+            return Reaction(policy: .use, outcome: end(.success(callback)).outcome)
+        } catch {
+            if expectedState != nil { return Reaction(policy: .ignore) }
+            return Reaction(policy: .use, outcome: end(.failure(.invalidCallback(error))).outcome)
+        }
+    }
+
+    /// After the start page loaded: its error status, if it had one, ends the sign-in (once read).
+    private mutating func errorPageCheck() -> Reaction {
+        guard let status = startPageErrorStatus else { return Reaction() }
+        startPageErrorStatus = nil
+        return Reaction(followUp: .readErrorPage(status: status))
+    }
+
+    private mutating func end(_ outcome: Outcome) -> Reaction {
+        self.outcome = outcome
+        return Reaction(outcome: outcome)
+    }
+
+    private func decision(_ url: String, _ verdict: NavigationDecision.Verdict) -> NavigationDecision {
+        NavigationDecision(url: URLRedaction.redactingValues(url), verdict: verdict)
+    }
+
+    private func refusal(of url: String, _ reason: NavigationDecision.RefusalReason) -> NavigationDecision {
+        decision(url, .refused(reason))
+    }
+}
+
+/// A main-frame load failure, as WebKit's `load-failed` signal reports it.
+struct LoadFailure: Sendable, Hashable {
+    let url: String
+    let domain: String
+    let code: Int
+    let message: String
+    /// The failure is the engine's own doing: a navigation the policy stopped ends as
+    /// "cancelled" or "frame load interrupted by policy change".
+    let causedByPolicy: Bool
+}
