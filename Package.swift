@@ -88,11 +88,12 @@ let package = Package(
             dependencies: [
                 "OpenIDConnect",
                 "DevProvider",
+                "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["OpenIDConnect"], path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),
         .testTarget(
             name: "WebAuthSessionTests",
