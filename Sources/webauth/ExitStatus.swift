@@ -91,7 +91,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         // script or the values it typed (a wrong password) are what to fix.
         case .pageSettled: .scriptFailed
         case .formPostNotCapturable, .invalidOption: .usage
-        case .webProcessTerminated, .noDisplay, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
+        case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:
             .localFailure
         }

@@ -47,7 +47,7 @@ final class SignInPage {
         self.onEvent = onEvent
         self.onOutcome = onOutcome
         self.refusalMarkers = options.embeddedViewRefusalMarkers
-        try GTKEnvironment.ready()
+        try GTKEnvironment.ready(forPerson: options.presentation != .headless)
         let request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
         defer { g_object_unref(request) }
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
