@@ -65,6 +65,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
         case .script(let message, _): self.init(.scriptFailed, "sign-in failed: \(message)")
         case .storage(let storage): self.init(.localFailure, "\(storage)")
+        case .deviceAuthorization(let device): self = DeviceSignIn.failure(device)
         }
     }
 

@@ -31,10 +31,14 @@ struct Login: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A login script (JSON or YAML) to fill the page; secrets come from the environment.", valueName: "file"))
     var script: String?
 
-    @Flag(help: "Sign in in the desktop's browser instead (RFC 8252): for providers that refuse embedded views. The redirect comes to http://127.0.0.1:PORT/callback.")
+    @Option(help: ArgumentHelp("How to sign in: embedded (the provider's page here), browser (your browser, RFC 8252) or device (a code to enter on another device, RFC 8628). Default: embedded when there is a display or --headless; with none, device when the provider has a device authorization endpoint, else browser.",
+                               valueName: "flow"))
+    var flow: SignInFlow?
+
+    @Flag(help: "Sign in in the desktop's browser instead (RFC 8252), as --flow browser: for providers that refuse embedded views. The redirect comes to http://127.0.0.1:PORT/callback.")
     var systemBrowser = false
 
-    @Option(help: ArgumentHelp("With --system-browser: the program to open the URL with (its last argument), instead of xdg-open.",
+    @Option(help: ArgumentHelp("With --flow browser: the program to open the URL with (its last argument), instead of xdg-open.",
                                valueName: "path"))
     var browserCommand: String?
 
@@ -67,17 +71,19 @@ struct Login: AsyncParsableCommand {
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let store = try profile.store()
+            let finish = { (state: AuthState) throws(CommandFailure) in
+                do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
+                print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+            }
+            let flow = self.flow ?? (systemBrowser ? .browser : nil)
+            if flow == .device { return try finish(await deviceSignIn(settings, scopes: scopes, parameters: parameters)) }
             let verbose = presentation.verbose
             let shown = SessionBox()
             let progress = ScriptProgress()
             let outcome: Result<SignInResult, SignInError>
             do {
                 outcome = .success(try await narrator.waiting(for: "the sign-in") {
-                    if systemBrowser {
-                        return try await settings.client.signInWithSystemBrowser(
-                            scopes: scopes, additionalParameters: parameters, browser: browserCommand.map { .command([$0]) } ?? .desktopDefault,
-                            timeout: .seconds(presentation.timeout))
-                    }
+                    if flow == .browser { return try await browserSignIn(settings, scopes: scopes, parameters: parameters) }
                     return try await settings.client.signIn(
                         scopes: scopes, responseType: responseType, additionalParameters: parameters,
                         options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
@@ -91,6 +97,9 @@ struct Login: AsyncParsableCommand {
                         }
                 })
             } catch let error as SignInError {
+                if case .session(.noDisplayForWindow) = error, flow == nil, loginScript == nil {
+                    return try finish(await signInWithoutDisplay(settings, scopes: scopes, parameters: parameters))
+                }
                 outcome = .failure(error)
             }
             if let trace { await Self.writeTrace(of: shown.session, to: trace, narrator) }
@@ -105,8 +114,7 @@ struct Login: AsyncParsableCommand {
                 if let loginScript { progress.describe(loginScript, in: &report) }
                 throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts)
             }
-            do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
-            print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+            try finish(state)
         }
     }
 
