@@ -33,6 +33,12 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            path: "CShims/CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(
             name: "OpenIDConnect",
             dependencies: [
@@ -45,6 +51,7 @@ let package = Package(
             dependencies: [
                 "CWebKitGTK",
                 "CSecret",
+                "CQREncode",
                 "OpenIDConnect",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -88,11 +95,12 @@ let package = Package(
             dependencies: [
                 "OpenIDConnect",
                 "DevProvider",
+                "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["OpenIDConnect"], path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),
         .testTarget(
             name: "WebAuthSessionTests",

@@ -105,6 +105,10 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     public var faults: Set<ProviderFault> = []
     /// How long ``ProviderFault/slow`` delays each response, in seconds. Default: 3.
     public var slowResponseSeconds: Double = 3
+    /// Seconds a device-grant client must wait between polls (RFC 8628 `interval`). Default: 5.
+    public var deviceCodeInterval: Int = 5
+    /// Seconds a device code and its user code stay valid. Default: 600.
+    public var deviceCodeLifetime: Int = 600
 
     /// The defaults.
     public init() {}
@@ -112,6 +116,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case users, clients, faults
         case loginMethod = "login_method", accessTokenLifetime = "access_token_lifetime", slowResponseSeconds = "slow_response_seconds"
+        case deviceCodeInterval = "device_code_interval", deviceCodeLifetime = "device_code_lifetime"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -123,6 +128,8 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         accessTokenLifetime = try container.decodeIfPresent(Int.self, forKey: .accessTokenLifetime) ?? defaults.accessTokenLifetime
         faults = try container.decodeIfPresent(Set<ProviderFault>.self, forKey: .faults) ?? defaults.faults
         slowResponseSeconds = try container.decodeIfPresent(Double.self, forKey: .slowResponseSeconds) ?? defaults.slowResponseSeconds
+        deviceCodeInterval = try container.decodeIfPresent(Int.self, forKey: .deviceCodeInterval) ?? defaults.deviceCodeInterval
+        deviceCodeLifetime = try container.decodeIfPresent(Int.self, forKey: .deviceCodeLifetime) ?? defaults.deviceCodeLifetime
     }
 
     /// Reads a configuration file.
@@ -141,6 +148,9 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     func validate(path: String) throws(DevProviderConfigurationError) {
         guard !clients.isEmpty else { throw .malformed(path: path, message: "no clients") }
         guard accessTokenLifetime > 0 else { throw .malformed(path: path, message: "access_token_lifetime must be positive") }
+        guard deviceCodeInterval > 0, deviceCodeLifetime > 0 else {
+            throw .malformed(path: path, message: "device_code_interval and device_code_lifetime must be positive")
+        }
         if let client = clients.first(where: { $0.redirectURIs.isEmpty }) {
             throw .malformed(path: path, message: "client '\(client.clientID)' has no redirect_uris")
         }

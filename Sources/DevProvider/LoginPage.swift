@@ -1,6 +1,7 @@
 /// The HTML of the development provider's pages: plain, accessible, with stable element IDs for
 /// scripts (`#username`, `#password`, `#sign-in`, `#use-email-code`, `#email`, `#send-code`,
-/// `#code`, `#verify`, `#resend`, `#allow`, `#deny`, `#sign-out`, `#stay`, and `#error` / `#notice` for messages).
+/// `#code`, `#verify`, `#resend`, `#allow`, `#deny`, `#sign-out`, `#stay`, the device page's `#user-code`
+/// and `#continue`, and `#error` / `#notice` for messages).
 /// Every form posts back to the authorization URL it was shown at; a hidden `step` says which.
 enum LoginPage {
     /// The user name and password form.
@@ -46,6 +47,20 @@ enum LoginPage {
             <form method="post">
               <input type="hidden" name="step" value="resend"><input type="hidden" name="email" value="\(escape(email))">
               <button id="resend" class="link" type="submit">Send a new code</button>
+            </form>
+            """)
+    }
+
+    /// The device verification page: the code the device shows (filled in from its link).
+    static func userCode(_ code: String, error: String?) -> String {
+        document(title: "Sign in a device", body: """
+            <h1>Sign in a device</h1>
+            <p>Enter the code your device shows.</p>
+            \(alert(error))
+            <form method="post">
+              <input type="hidden" name="step" value="user_code">
+              <label>Code <input id="user-code" name="user_code" value="\(escape(code))" autocomplete="off" autocapitalize="characters" autofocus></label>
+              <button id="continue" type="submit">Continue</button>
             </form>
             """)
     }

@@ -2,7 +2,7 @@ import Foundation
 internal import JWTKit
 import OpenIDConnect
 
-/// The back channel: token endpoint (code exchange, refresh with rotation), userinfo,
+/// The back channel: token endpoint (code exchange, refresh with rotation, device-code polls), userinfo,
 /// revocation, and the end-session endpoint.
 extension OpenIDProvider {
     func token(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
@@ -36,6 +36,8 @@ extension OpenIDProvider {
                 return oauthError("invalid_grant", "the refresh token is unknown, used or revoked")
             }
             grant = found
+        case DeviceAuthorization.grantType:
+            return await pollDeviceGrant(deviceCode: form["device_code"] ?? "", clientID: clientID)
         default:
             return oauthError("unsupported_grant_type", nil)
         }
@@ -44,7 +46,7 @@ extension OpenIDProvider {
 
     /// The client the request authenticates as (RFC 6749 §2.3): a confidential client by HTTP
     /// Basic or `client_secret` in the body, a public one by `client_id` alone.
-    private func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String]) -> String? {
+    func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String]) -> String? {
         var clientID = form["client_id"]
         var secret = form["client_secret"]
         if let basic = request.header("Authorization"), basic.hasPrefix("Basic "),
@@ -59,7 +61,7 @@ extension OpenIDProvider {
         return client.clientID
     }
 
-    private func issueTokens(for grant: Grant, includeNonce: Bool) async -> LocalHTTPResponse {
+    func issueTokens(for grant: Grant, includeNonce: Bool) async -> LocalHTTPResponse {
         let accessToken = Self.randomToken()
         let refreshToken = grant.scope.split(separator: " ").contains("offline_access") ? Self.randomToken() : nil
         state.withLock { state in

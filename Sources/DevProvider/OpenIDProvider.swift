@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Discovery, JWKS (an ES256 key made at start or loaded from a PEM file), an authorization
 /// endpoint with real pages (password login, email one-time-code login with an inspectable
-/// ``outbox``, consent), single-use authorization codes bound to PKCE S256, a token endpoint with
+/// ``outbox``, consent), the device authorization grant with its verification page (RFC 8628),
+/// single-use authorization codes bound to PKCE S256, a token endpoint with
 /// refresh-token rotation for public and confidential clients, userinfo, revocation and
 /// end-session. Authorization responses carry `iss` (RFC 9207). ID tokens are signed with
 /// jwt-kit. ``faults`` inject failures for tests. It also answers plain curl: see the README.
@@ -70,6 +71,10 @@ public final class OpenIDProvider: Sendable {
         var faults: Set<ProviderFault> = []
         var secrets = SecretLedger()
         var accessTokenLifetime = 300
+        /// Device grants by device code, device codes by user code, user codes by verification-page interaction.
+        var deviceGrants: [String: DeviceGrant] = [:]
+        var userCodes: [String: String] = [:]
+        var deviceInteractions: [String: String] = [:]
     }
 
     /// The issuer: `http://127.0.0.1:PORT`.
@@ -183,6 +188,8 @@ public final class OpenIDProvider: Sendable {
         case ("POST", "/revoke"): return revoke(request)
         case (_, "/logout"): return endSession(request)
         case ("GET", "/outbox"): return outbox(request)
+        case ("POST", "/device_authorization"): return deviceAuthorization(request)
+        case (_, "/device"): return verifyDevice(request)
         default: return LocalHTTPResponse(status: 404, body: "not found")
         }
     }
@@ -195,11 +202,12 @@ public final class OpenIDProvider: Sendable {
             "token_endpoint": .string(base + "/token"),
             "userinfo_endpoint": .string(base + "/userinfo"),
             "revocation_endpoint": .string(base + "/revoke"),
+            "device_authorization_endpoint": .string(base + "/device_authorization"),
             "end_session_endpoint": .string(base + "/logout"),
             "jwks_uri": .string(base + "/jwks"),
             "response_types_supported": .array([.string("code")]),
             "response_modes_supported": .array([.string("query"), .string("form_post")]),
-            "grant_types_supported": .array([.string("authorization_code"), .string("refresh_token")]),
+            "grant_types_supported": .array(["authorization_code", "refresh_token", DeviceAuthorization.grantType].map { .string($0) }),
             "subject_types_supported": .array([.string("public")]),
             "id_token_signing_alg_values_supported": .array([.string("ES256")]),
             "code_challenge_methods_supported": .array([.string("S256")]),

@@ -1,6 +1,7 @@
 /// A fault the development provider can inject, so tests can see how a client copes.
 public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
-    /// After a successful login the authorization endpoint answers `access_denied`, as if the person clicked Deny.
+    /// After a successful login the authorization endpoint answers `access_denied`, as if the person clicked Deny;
+    /// device-code polls answer `access_denied` too.
     case deny
     /// Every response waits ``DevProviderConfiguration/slowResponseSeconds`` first.
     case slow
@@ -32,4 +33,9 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// The login page refuses embedded web views, as Google does: a user agent with `AppleWebKit`
     /// but no `Chrome/` or `Firefox/` token (WebKitGTK's own) gets a `403 disallowed_useragent` page.
     case disallowedUserAgent = "disallowed-useragent"
+    /// The first poll of each device code answers `slow_down` (RFC 8628 §3.5): the client must
+    /// wait 5 s more from then on, or its next poll, too early, is slowed down again.
+    case slowDown = "slow-down"
+    /// Device-code polls answer `expired_token`, as when the person took too long.
+    case expiredDeviceCode = "expired-device-code"
 }

@@ -3,12 +3,12 @@ import OpenIDConnect
 
 /// Every secret that crossed the development provider, in both directions: what a client must
 /// never print, log or write (state, nonce, PKCE challenge and verifier, codes, tokens, ID-token
-/// hints, passwords, client secrets). Tests search a client's every output for these values.
+/// hints, passwords, client secrets, device codes). Tests search a client's every output for these values.
 struct SecretLedger: Sendable {
     /// Parameter names whose values are secrets, in queries, form bodies, redirects and JSON.
     static let secretNames: Set<String> = [
         "state", "nonce", "code_challenge", "code_verifier", "code", "access_token", "refresh_token", "id_token",
-        "id_token_hint", "token", "password", "client_secret",
+        "id_token_hint", "token", "password", "client_secret", "device_code",
     ]
     /// Values shorter than this are left out: they would match ordinary text by chance.
     static let shortestValue = 8

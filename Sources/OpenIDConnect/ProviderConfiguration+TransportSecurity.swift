@@ -14,6 +14,7 @@ extension ProviderConfiguration {
             ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
             ("userinfo_endpoint", userinfoEndpoint), ("end_session_endpoint", endSessionEndpoint),
             ("jwks_uri", jwksURI), ("revocation_endpoint", revocationEndpoint),
+            ("device_authorization_endpoint", deviceAuthorizationEndpoint),
         ]
         for case let (name, url?) in endpoints {
             try Self.check(url.absoluteString, name: name, httpAllowed: httpAllowed)

@@ -17,6 +17,8 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     public var jwksURI: URL?
     /// The token revocation endpoint (RFC 7009), if any.
     public var revocationEndpoint: URL?
+    /// The device authorization endpoint (RFC 8628), if any: where ``DeviceAuthorization`` asks for a user code.
+    public var deviceAuthorizationEndpoint: URL?
     /// Whether authorization responses carry `iss` (RFC 9207); then it is required.
     public var authorizationResponseIssParameterSupported: Bool?
     /// PKCE methods the provider supports, if it says.
@@ -74,6 +76,7 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
         case endSessionEndpoint = "end_session_endpoint"
         case jwksURI = "jwks_uri"
         case revocationEndpoint = "revocation_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"

@@ -39,6 +39,14 @@ public struct TokenEndpoint: Sendable {
         return try await tokenRequest(form)
     }
 
+    /// Asks whether the person has approved `deviceCode` (RFC 8628 §3.4): the tokens once they
+    /// have; until then ``OpenIDConnectError/token(_:)`` with the grant's own errors
+    /// (`authorization_pending`, `slow_down`, `expired_token`, `access_denied`), which
+    /// ``DeviceAuthorization`` turns into its states.
+    public func exchange(deviceCode: String) async throws(OpenIDConnectError) -> TokenResponse {
+        try await tokenRequest([("grant_type", DeviceAuthorization.grantType), ("device_code", deviceCode)])
+    }
+
     /// Revokes `token` (RFC 7009). `hint` is `access_token` or `refresh_token`.
     /// - Throws: ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no revocation endpoint.
     public func revoke(_ token: String, hint: String? = nil) async throws(OpenIDConnectError) {
@@ -58,7 +66,8 @@ public struct TokenEndpoint: Sendable {
         return tokens
     }
 
-    private func post(_ form: [(name: String, value: String)], to url: URL) async throws(OpenIDConnectError) -> HTTPResponse {
+    /// POSTs `form` to `url` with the client's authentication.
+    func post(_ form: [(name: String, value: String)], to url: URL) async throws(OpenIDConnectError) -> HTTPResponse {
         var form = form
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         authentication.apply(clientID: clientID, to: &form, headers: &headers)
@@ -71,7 +80,7 @@ public struct TokenEndpoint: Sendable {
 
     /// An OAuth error body (RFC 6749 §5.2) as ``OpenIDConnectError/token(_:)``; anything else as
     /// an unexpected response.
-    private static func error(from response: HTTPResponse, url: URL) -> OpenIDConnectError {
+    static func error(from response: HTTPResponse, url: URL) -> OpenIDConnectError {
         guard (400..<600).contains(response.status),
               let body = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body) else {
             return JSONResponse.unexpected(response, url: url)

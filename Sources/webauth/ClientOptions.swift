@@ -21,6 +21,10 @@ struct ClientOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The JWKS URI, when skipping discovery.", valueName: "url"))
     var jwksURI: String?
 
+    @Option(help: ArgumentHelp("The device authorization endpoint (RFC 8628), for a provider whose discovery does not list it.",
+                               valueName: "url"))
+    var deviceAuthorizationEndpoint: String?
+
     @Option(help: "The client ID registered at the provider.")
     var clientID: String?
 
@@ -63,7 +67,9 @@ struct ClientOptions: ParsableArguments {
                               authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret")),
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
-                              parameters: try file?.parameters("parameters") ?? [:])
+                              parameters: try file?.parameters("parameters") ?? [:],
+                              deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
+                                  .map { try Self.url($0, "device authorization endpoint") })
     }
 
     /// `text` as an http(s) URL with a host; the message says what is missing or misspelt.
@@ -91,6 +97,8 @@ struct ClientSettings {
     let scopes: [String]?
     /// Authorization parameters from the configuration file.
     let parameters: [String: String]
+    /// The device authorization endpoint given by hand (discovery may not list it).
+    let deviceAuthorizationEndpoint: URL?
 
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {

@@ -32,16 +32,29 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Sign in with a one-time code sent to alice@example.com (read from the provider's outbox) instead of a password.")
     var emailCode = false
 
+    @Option(help: "embedded (the login page in the engine) or device (the device grant: this process shows a code, a headless \"phone\" approves it).")
+    var flow: LoginFlow = .embedded
+
     @Option(help: "Seconds to wait for the sign-in.")
     var timeout: Int = 120
 
     @Flag(help: "Log the engine's navigation decisions (values redacted).")
     var verbose = false
 
+    func validate() throws {
+        guard flow != .browser else { throw ValidationError("the demo signs in --flow embedded or --flow device") }
+    }
+
     func run() async throws {
         try await reportingFailures(ifInterrupted: "the demo was stopped") {
             let narrator = Narrator(verbose: verbose)
+            // A scripted window or kiosk is for nobody to see: with no display, it goes to a private Xvfb on purpose.
+            let environment = ProcessInfo.processInfo.environment
+            if !interactive, presentation != .headless, (environment["DISPLAY"] ?? "").isEmpty, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+                try? WebAuthEngine.configure(EngineConfiguration(display: .virtual))
+            }
             var settings = DevProviderConfiguration()
+            settings.deviceCodeInterval = 1
             settings.clients = [OpenIDProvider.Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"],
                                                       requiresConsent: true)]
             let provider: OpenIDProvider
@@ -57,19 +70,28 @@ struct Demo: AsyncParsableCommand {
             let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
             let emailCode = self.emailCode, interactive = self.interactive
             let camera = Camera(directory: screenshots.map { URL(fileURLWithPath: $0) }, narrator: narrator)
+            let scopes = ["openid", "profile", "email", "offline_access"]
             do {
-                let result = try await narrator.timed("signed in") {
-                    try await narrator.waiting(for: "the sign-in") {
-                        try await client.signIn(scopes: ["openid", "profile", "email", "offline_access"], options: options) { session in
-                            narrator.follow(session)
-                            guard !interactive else { return }
-                            try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator, camera)
-                                                : Self.signInWithPassword(session, narrator, camera)
-                        }
+                let signedIn: AuthState
+                if flow == .device {
+                    signedIn = try await narrator.timed("signed in with the device grant") {
+                        try await Self.signInOnPhone(client, scopes: scopes, options: options, narrator, camera)
                     }
+                } else {
+                    signedIn = try await narrator.timed("signed in") {
+                        try await narrator.waiting(for: "the sign-in") {
+                            try await client.signIn(scopes: scopes, options: options) { session in
+                                narrator.follow(session)
+                                guard !interactive else { return }
+                                try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator, camera)
+                                                    : Self.signInWithPassword(session, narrator, camera)
+                            }
+                        }
+                    }.authState
                 }
-                narrator.say("ID token valid: sub \(result.idToken.subject), nonce matched, signed with ES256")
-                let manager = AuthStateManager(state: result.authState)
+                guard let idToken = signedIn.idToken else { throw CommandFailure(.providerError, "the provider issued no ID token") }
+                narrator.say("ID token valid: sub \(idToken.subject)\(flow == .device ? "" : ", nonce matched"), signed with ES256")
+                let manager = AuthStateManager(state: signedIn)
                 let refreshed = try await narrator.timed("refreshed the tokens (the refresh token rotated)") {
                     try await manager.refreshNow()
                 }
@@ -78,7 +100,7 @@ struct Demo: AsyncParsableCommand {
                 _ = try await narrator.timed("signed out at the provider") {
                     try await client.signOut(refreshed, options: options)
                 }
-                print(JSONValue.object(result.idToken.claims.all.merging(userinfo) { $1 }).description)
+                print(JSONValue.object(idToken.claims.all.merging(userinfo) { $1 }).description)
             } catch let error as SignInError {
                 throw CommandFailure(error)
             } catch let error as AuthStateError {

@@ -68,6 +68,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
         case .script(let failure): self.init(.scriptFailed, "sign-in failed: \(failure)")
         case .storage(let storage): self.init(.localFailure, "\(storage)")
+        case .deviceAuthorization(let device): self = DeviceSignIn.failure(device)
         }
     }
 
@@ -94,7 +95,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         // script or the values it typed (a wrong password) are what to fix.
         case .pageSettled: .scriptFailed
         case .formPostNotCapturable, .invalidOption: .usage
-        case .webProcessTerminated, .noDisplay, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
+        case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:
             .localFailure
         }

@@ -30,10 +30,14 @@ struct Login: AsyncParsableCommand {
 
     @OptionGroup(title: "Login script") var scripting: PageScriptOptions
 
-    @Flag(help: "Sign in in the desktop's browser instead (RFC 8252): for providers that refuse embedded views. The redirect comes to http://127.0.0.1:PORT/callback.")
+    @Option(help: ArgumentHelp("How to sign in: embedded (the provider's page here), browser (your browser, RFC 8252) or device (a code to enter on another device, RFC 8628). Default: embedded when there is a display or --headless; with none, device when the provider has a device authorization endpoint, else browser.",
+                               valueName: "flow"))
+    var flow: LoginFlow?
+
+    @Flag(help: "Sign in in the desktop's browser instead (RFC 8252), as --flow browser: for providers that refuse embedded views. The redirect comes to http://127.0.0.1:PORT/callback.")
     var systemBrowser = false
 
-    @Option(help: ArgumentHelp("With --system-browser: the program to open the URL with (its last argument), instead of xdg-open.",
+    @Option(help: ArgumentHelp("With --flow browser: the program to open the URL with (its last argument), instead of xdg-open.",
                                valueName: "path"))
     var browserCommand: String?
 
@@ -60,21 +64,28 @@ struct Login: AsyncParsableCommand {
             let store = try profile.store()
             let deadline = presentation.deadline()
             let client = settings.client(http: deadline.http)
+            let others = OtherLoginFlows(settings: settings, client: client, deadline: deadline, scopes: scopes, parameters: parameters,
+                                         browserCommand: browserCommand, verbose: presentation.verbose)
+            let finish = { (state: AuthState) throws(CommandFailure) in
+                do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
+                print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+            }
+            let flow = self.flow ?? (systemBrowser ? .browser : nil)
+            if flow == .device { return try finish(await others.device()) }
             let outcome: Result<SignInResult, SignInError>
             do {
                 outcome = .success(try await narrator.waiting(for: "the sign-in") {
                     // Discovery first, so that the page gets what is left of --timeout.
                     do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
-                    if systemBrowser {
-                        return try await client.signInWithSystemBrowser(
-                            scopes: scopes, additionalParameters: parameters, browser: browserCommand.map { .command([$0]) } ?? .desktopDefault,
-                            timeout: max(deadline.remaining, .milliseconds(1)))
-                    }
+                    if flow == .browser { return try await others.browser() }
                     return try await client.signIn(
                         scopes: scopes, responseType: responseType, additionalParameters: parameters,
                         options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline), script: { try await page($0) })
                 })
             } catch let error as SignInError {
+                if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil {
+                    return try finish(await others.withoutDisplay())
+                }
                 outcome = .failure(error)
             }
             if let trace { await Self.writeTrace(of: page.shown.session, to: trace, narrator) }
@@ -88,8 +99,7 @@ struct Login: AsyncParsableCommand {
                 guard let report = await page.report(of: error, requested: scripting.artifacts != nil) else { throw failure }
                 throw CommandFailure(failure.status, failure.message + FailureArtifacts.leave(report, in: scripting.artifacts))
             }
-            do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
-            print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+            try finish(state)
         }
     }
 

@@ -12,6 +12,8 @@ enum SignInSummary {
             "client_id": .string(state.clientID),
             "store": .string(store),
             "has_refresh_token": .bool(state.refreshToken != nil),
+            // False for an OAuth-only sign-in (a device grant without openid): no subject, no claims.
+            "id_token_issued": .bool(state.idToken != nil),
         ]
         if let reason = state.reauthenticationReason { fields["sign_in_again"] = .string("\(reason)") }
         if let idToken = state.idToken {

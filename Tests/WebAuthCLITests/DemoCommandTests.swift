@@ -62,3 +62,17 @@ extension DemoCommandTests {
         }
     }
 }
+
+extension DemoCommandTests {
+    @Test("--flow device: the device shows its code, a headless phone signs in and allows it, then the rest of the demo")
+    func deviceFlow() async throws {
+        let run = try await webauth(["demo", "--flow", "device"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        for line in ["device: open http://127.0.0.1:", "phone: signed in as alice; allowing the device",
+                     "phone: the page says the device is signed in", "signed in with the device grant", "refreshed the tokens",
+                     "called userinfo", "signed out at the provider"] {
+            #expect(run.stderr.contains(line), "missing narration: \(line)")
+        }
+        #expect(try JSONValue(parsing: run.stdout)["sub"] == .string(OpenIDProvider.User.alice.subject))
+    }
+}

@@ -35,6 +35,7 @@ struct SecretCanaryTests {
         var configuration = DevProviderConfiguration()
         configuration.accessTokenLifetime = 30  // always due for a refresh
         configuration.slowResponseSeconds = 20
+        configuration.deviceCodeInterval = 1
         configuration.clients = [.demo, OpenIDProvider.Client(clientID: "desktop-app", redirectURIs: ["http://127.0.0.1/callback"])]
         let provider = try await OpenIDProvider.start(configuration: configuration)
         let tls = try TLSFixture()
@@ -107,6 +108,14 @@ struct SecretCanaryTests {
         let systemBrowser = ["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--system-browser", "--verbose"]
         try await command("system-browser", systemBrowser + ["--browser-command", browser, "--timeout", "60"], exits: 0)
         try await command("system-browser-timeout", systemBrowser + ["--browser-command", "/bin/true", "--timeout", "3"], exits: 5)
+        // The device grant: a phone approves the code the run printed (the user code is for the
+        // person and is printed on purpose; the device code never is); then a denied and an expired code.
+        let deviceLogin = ["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "device", "--verbose"]
+        let device = try await webauth.signInOnPhone(deviceLogin)
+        outputs += [Output(label: "device stdout", text: device.stdout), Output(label: "device stderr", text: device.stderr)]
+        #expect(device.status == 0, "stderr: \(device.stderr)")
+        try await command("device-denied", deviceLogin, faults: [.deny], exits: 2)
+        try await command("device-expired", deviceLogin, faults: [.expiredDeviceCode], exits: 5)
         try await login("saved", Self.signIn, exits: 0)
         try await command("userinfo-failed", ["userinfo"], faults: [.serverError], exits: nil)
         try await command("refresh-rejected", ["token"], faults: [.invalidGrant], exits: 6)

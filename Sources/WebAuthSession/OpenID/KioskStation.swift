@@ -40,11 +40,13 @@ public final class KioskStation {
         case reset(WebAuthSessionError)
         /// A visitor signed in.
         case signedIn
+        /// The phone screen (``nextPhoneVisitor(message:deviceAuthorizationEndpoint:)``) shows a new code.
+        case phoneCodeShown(DeviceCode)
     }
 
     /// The kiosk's events, as they happen.
     public nonisolated let events: AsyncStream<Event>
-    private nonisolated let eventSink: AsyncStream<Event>.Continuation
+    nonisolated let eventSink: AsyncStream<Event>.Continuation
 
     /// The start screen while it shows, and the wait for its button.
     private(set) var startScreen: KioskStartScreen?

@@ -34,7 +34,7 @@ public actor OpenIDConnectClient {
     /// Whether plain `http` is accepted from a provider whose issuer is not loopback. Default: no;
     /// the issuer, the endpoints and the `jwks_uri` must then be https.
     public nonisolated let allowInsecureHTTP: Bool
-    private let http: any HTTPClient
+    let http: any HTTPClient
     private var configuration: ProviderConfiguration?
     private var validator: IDTokenValidator?
 

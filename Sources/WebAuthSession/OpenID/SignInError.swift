@@ -12,6 +12,8 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
     case script(SignInScriptError)
     /// The saved state could not be removed (sign-out) or written.
     case storage(AuthStateStoreError)
+    /// The device authorization grant could not run (no endpoint, refused, the network...).
+    case deviceAuthorization(DeviceAuthorizationError)
 
     /// The person refused or closed the window: nothing to report as a failure.
     public var isUserCancellation: Bool {
@@ -28,6 +30,7 @@ public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
         case .openIDConnect(let error): "\(error)"
         case .script(let error): "login script failed: \(error)"
         case .storage(let error): "\(error)"
+        case .deviceAuthorization(let error): "\(error)"
         }
     }
 }

@@ -16,7 +16,9 @@ public struct EngineConfiguration: Sendable, Hashable {
 
     /// Which display the engine's windows go to.
     public enum Display: Sendable, Hashable {
-        /// `DISPLAY`/`WAYLAND_DISPLAY` when set, else a private Xvfb started by the engine.
+        /// `DISPLAY`/`WAYLAND_DISPLAY` when set, else a private Xvfb started by the engine for
+        /// headless pages only: a window or a kiosk then fails with ``WebAuthSessionError/noDisplayForWindow``
+        /// (nobody could see it).
         case automatic
         /// Always a private Xvfb, even when a desktop is there (for test runs that must not
         /// show windows or take focus).

@@ -10,28 +10,46 @@ internal import CWebKitGTK
 /// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``). Everything else
 /// the engine does is decided by ``EngineConfiguration`` and the options passed in. A GTK
 /// application that initialised GTK itself keeps its environment as it is.
+///
+/// A private Xvfb is only for what no person needs to see (headless pages, scripts), unless the
+/// configuration asks for it (``EngineConfiguration/Display/virtual``): a window or a kiosk with
+/// no display of the person's fails with ``WebAuthSessionError/noDisplayForWindow``.
 @WebKitActor
 enum GTKEnvironment {
     private static var outcome: Result<Void, WebAuthSessionError>?
+    /// Whether GTK runs on a private Xvfb the engine started because there was no display.
+    private static var onPrivateDisplayByNecessity = false
 
     /// Makes sure GTK is initialised on a display.
-    /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, or ``WebAuthSessionError/engineShutDown``.
-    static func ready() throws(WebAuthSessionError) {
+    /// - Parameter forPerson: the caller shows a window a person must see (a popup, a kiosk).
+    /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, ``WebAuthSessionError/noDisplayForWindow``,
+    ///   or ``WebAuthSessionError/engineShutDown``.
+    static func ready(forPerson: Bool = false) throws(WebAuthSessionError) {
         if EngineRuntime.shared.isShutDown { throw .engineShutDown }
+        let virtualByChoice = EngineRuntime.shared.configuration.display == .virtual
+        if forPerson, !virtualByChoice {
+            // Not yet initialised and nothing to show a window on: fail before an Xvfb starts.
+            if outcome == nil, gdk_display_get_default() == nil, !hasDisplayVariable { throw .noDisplayForWindow }
+            if onPrivateDisplayByNecessity { throw .noDisplayForWindow }
+        }
         if outcome == nil { outcome = initialise() }
         try outcome!.get()
+    }
+
+    private static var hasDisplayVariable: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
     }
 
     private static func initialise() -> Result<Void, WebAuthSessionError> {
         if gdk_display_get_default() != nil { return .success(()) }
         let runtime = EngineRuntime.shared
-        let environment = ProcessInfo.processInfo.environment
-        let hasDisplay = environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
-        if runtime.configuration.display == .virtual || !hasDisplay {
+        if runtime.configuration.display == .virtual || !hasDisplayVariable {
             do {
                 let size = runtime.configuration.virtualScreenSize
                 let display = try VirtualDisplay(width: size.width, height: size.height)
                 runtime.adopt(display)
+                onPrivateDisplayByNecessity = runtime.configuration.display != .virtual
                 setenv("DISPLAY", display.name, 1)
                 setenv("XAUTHORITY", display.authority.path, 1)  // GTK and WebKit's processes read it
                 setenv("GDK_BACKEND", "x11", 1)
@@ -40,7 +58,7 @@ enum GTKEnvironment {
                 return .failure(error)
             }
         }
-        accessibilityBus(environment)
+        accessibilityBus(ProcessInfo.processInfo.environment)
         guard gtk_init_check(nil, nil) != 0 else {
             let name = getenv("DISPLAY").map { String(cString: $0) } ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
             return .failure(.noDisplay("GTK could not open display '\(name)'"))

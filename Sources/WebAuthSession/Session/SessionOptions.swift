@@ -4,7 +4,8 @@ import Foundation
 public struct SessionOptions: Sendable {
     /// How the page is presented.
     public enum Presentation: Sendable, Hashable {
-        /// A window a person can see and use (on a private Xvfb when there is no display).
+        /// A window a person can see and use. With no display it fails with
+        /// ``WebAuthSessionError/noDisplayForWindow`` (unless ``EngineConfiguration/Display/virtual`` is chosen).
         case window(width: Int = 480, height: Int = 640)
         /// Never on screen: the page renders off screen, for scripts and tests.
         case headless

@@ -11,7 +11,7 @@ public enum SystemBrowser: Sendable {
 
     /// Opens `url`.
     /// - Throws: ``WebAuthSessionError/browserUnavailable(_:)``.
-    func open(_ url: URL) async throws(WebAuthSessionError) {
+    public func open(_ url: URL) async throws(WebAuthSessionError) {
         switch self {
         case .desktopDefault:
             var failures: [String] = []

@@ -17,6 +17,13 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
     case webProcessTerminated(WebProcessTerminationReason)
     /// No display could be had: none is set and a private Xvfb could not be started.
     case noDisplay(String)
+    /// A window or a kiosk was asked for, but there is no display a person could see it on:
+    /// neither `DISPLAY` nor `WAYLAND_DISPLAY` is set (SSH, a service, CI). The engine starts no
+    /// invisible X server for a person. Sign in another way (the device authorization grant,
+    /// ``OpenIDConnectClient/deviceAuthorization(scopes:additionalParameters:endpoint:)``, or the system browser),
+    /// render ``SessionOptions/Presentation/headless`` for a script, or choose
+    /// ``EngineConfiguration/Display/virtual`` to render windows on a private Xvfb on purpose.
+    case noDisplayForWindow
     /// The redirect arrived but could not be read (duplicate parameter, broken encoding).
     case invalidCallback(RedirectCallbackError)
     /// The response was form-posted to an `https` redirect URI, whose body the engine cannot
@@ -62,6 +69,9 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
         case .tlsFailure(let url, let host, let errors): "TLS certificate of \(host) is not valid (\(errors)); refused to show \(url)"
         case .webProcessTerminated(let reason): "the web process ended: \(reason)"
         case .noDisplay(let reason): "no display: \(reason)"
+        case .noDisplayForWindow:
+            "no display to show the sign-in window on (DISPLAY and WAYLAND_DISPLAY are not set, as over SSH): "
+                + "sign in with the device authorization grant or the system browser, or headless for a script"
         case .invalidCallback(let error): "invalid redirect: \(error)"
         case .formPostNotCapturable(let url): "cannot read a form POST to \(url); use a custom-scheme or loopback redirect URI"
         case .loopbackListenerUnavailable(let port, let message): "cannot listen on 127.0.0.1:\(port): \(message)"

@@ -12,7 +12,7 @@ final class KioskStartScreen {
 
     /// Shows `message` and a button labelled `action`; `onPress` runs once when it is pressed.
     init(message: String, action: String, onPress: @escaping @WebKitActor () -> Void) throws(WebAuthSessionError) {
-        try GTKEnvironment.ready()
+        try GTKEnvironment.ready(forPerson: true)
         self.message = message
         self.onPress = onPress
         let window = FullScreenWindow.make(title: action)

@@ -41,7 +41,7 @@ final class SignInPage {
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
-        try GTKEnvironment.ready()
+        try GTKEnvironment.ready(forPerson: options.presentation != .headless)
         let request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
             throw .invalidOption("parentWindow is not a GtkWindow")

@@ -74,9 +74,10 @@ extension WebAuthBinary {
     }
 
     /// Starts `webauth arguments` like ``callAsFunction(_:environment:)`` does, but returns at once;
-    /// stderr is a pipe, read as it comes (stdout is discarded).
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Started {
-        let child = try ChildProcess(Self.binary.path, arguments, environment: baseEnvironment.merging(extra) { $1 }, stderr: .pipe)
+    /// stderr is a pipe, read as it comes (stdout goes to `stdout`, or is discarded).
+    func start(_ arguments: [String], environment extra: [String: String] = [:], stdout: URL? = nil) throws -> Started {
+        let child = try ChildProcess(Self.binary.path, arguments, environment: baseEnvironment.merging(extra) { $1 },
+                                     stdout: stdout.map { .file($0.path) } ?? .null, stderr: .pipe)
         let (stderr, lines) = AsyncStream<String>.makeStream()
         let pipe = child.output
         Thread {  // blocking reads of whatever has arrived, until every writer has closed the pipe

@@ -5,6 +5,9 @@ Prints the port it listens on (127.0.0.1) on the first line of stdout, then serv
 Issuer: http://127.0.0.1:PORT/o . User alice / wonderland; public client "webauth-test" with PKCE
 required, redirect and post-logout redirect URI com.example.webauth:/callback, consent page shown.
 GET /test/counts returns how many refresh-token grants the token endpoint received.
+Device authorization grant (RFC 8628): public client "webauth-device", endpoint /o/device-authorization/
+(not in discovery), verification page /o/device/ (Django login first, then the code, then Accept or Deny),
+a poll every second. Its tokens come without an ID token.
 """
 import os
 import sys
@@ -57,6 +60,11 @@ settings.configure(
         "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "com.example.webauth"],
         "SCOPES": {"openid": "OpenID Connect", "profile": "Profile", "email": "Email"},
         "ACCESS_TOKEN_EXPIRE_SECONDS": 30,
+        "DEVICE_FLOW_INTERVAL": 1,
+        "OAUTH2_VALIDATOR_CLASS": "__main__.DeviceAwareValidator",
+        # Filled in with the port once the server is bound (below).
+        "OAUTH_DEVICE_VERIFICATION_URI": None,
+        "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": None,
     },
 )
 
@@ -64,7 +72,43 @@ import django
 
 django.setup()
 
+from dataclasses import dataclass
+from typing import Optional
+
+import oauth2_provider.views.device as device_views
 from django.contrib.auth.views import LoginView
+from oauth2_provider.models import DeviceCodeResponse
+
+
+# oauthlib 4 adds "scope" to the device authorization response, which django-oauth-toolkit 3.4's
+# DeviceCodeResponse does not take (a TypeError, HTTP 500): accept it.
+@dataclass
+class DeviceCodeResponseWithScope(DeviceCodeResponse):
+    scope: Optional[str] = None
+
+
+device_views.DeviceCodeResponse = DeviceCodeResponseWithScope
+
+
+# oauthlib 4 asks the validator for a device code's status when the token endpoint issues its
+# tokens (validate_device_code), which django-oauth-toolkit 3.4 does not implement (an
+# AttributeError, HTTP 500): answer from its own DeviceGrant table, which its views keep.
+from oauth2_provider.models import get_device_grant_model
+from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauthlib.oauth2.rfc8628.grant_types.device_code import DeviceCodeGrant
+
+
+class DeviceAwareValidator(OAuth2Validator):
+    def validate_device_code(self, client_id, code, request, *args, **kwargs):
+        grant = get_device_grant_model().objects.filter(client_id=client_id, device_code=code).first()
+        if grant is None:
+            return None
+        if grant.status == grant.AUTHORIZED:
+            request.user = grant.user
+            request.scopes = grant.scope.split()
+            return DeviceCodeGrant.DEVICE_CODE_AUTHORIZED
+        return {grant.AUTHORIZATION_PENDING: DeviceCodeGrant.DEVICE_CODE_PENDING, grant.DENIED: DeviceCodeGrant.DEVICE_CODE_DENIED,
+                grant.EXPIRED: DeviceCodeGrant.DEVICE_CODE_EXPIRED}.get(grant.status)
 from django.http import JsonResponse
 from django.urls import include, path
 
@@ -99,6 +143,9 @@ Application.objects.create(
     authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="com.example.webauth:/callback http://127.0.0.1:8765/callback",
     post_logout_redirect_uris="com.example.webauth:/callback http://127.0.0.1:8765/callback", algorithm=Application.RS256_ALGORITHM,
     skip_authorization=False)
+Application.objects.create(
+    name="WebAuthSession device tests", client_id="webauth-device", client_secret="", client_type=Application.CLIENT_PUBLIC,
+    authorization_grant_type=Application.GRANT_DEVICE_CODE, redirect_uris="", algorithm=Application.RS256_ALGORITHM)
 
 
 class ThreadingServer(ThreadingMixIn, WSGIServer):
@@ -111,5 +158,10 @@ class QuietHandler(WSGIRequestHandler):
 
 
 server = make_server("127.0.0.1", 0, get_wsgi_application(), server_class=ThreadingServer, handler_class=QuietHandler)
+verification = "http://127.0.0.1:%d/o/device/" % server.server_address[1]
+settings.OAUTH2_PROVIDER["OAUTH_DEVICE_VERIFICATION_URI"] = verification
+settings.OAUTH2_PROVIDER["OAUTH_DEVICE_VERIFICATION_URI_COMPLETE"] = verification + "?user_code={user_code}"
+from oauth2_provider.settings import oauth2_settings
+oauth2_settings.reload()
 print(server.server_address[1], flush=True)
 server.serve_forever()

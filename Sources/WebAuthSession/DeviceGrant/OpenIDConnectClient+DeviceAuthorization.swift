@@ -1,0 +1,32 @@
+import Foundation
+import OpenIDConnect
+
+extension OpenIDConnectClient {
+    /// Signs in with the device authorization grant (RFC 8628), for a person with no display
+    /// here (SSH, a headless box) or a kiosk's "sign in with your phone": the provider issues a
+    /// user code, the person enters it at the verification URI on another device, and the
+    /// returned sequence polls until they approve. Iterate it for a UI:
+    ///
+    /// ```swift
+    /// for try await state in try await client.deviceAuthorization(scopes: ["openid", "profile"]) {
+    ///     if case .codeIssued(let code) = state { print(QRCode(code.uriForQRCode.absoluteString)?.terminalText ?? "", code.userCode) }
+    ///     if case .authorized(let signedIn) = state { try store.save(signedIn) }
+    /// }
+    /// ```
+    /// An ID token, when the provider issues one, is validated like any sign-in's.
+    /// - Parameter endpoint: the device authorization endpoint, for a provider whose discovery
+    ///   document does not list it; it is subject to the same https rule as the others.
+    /// - Throws: ``DeviceAuthorizationError/noEndpoint(issuer:)``; discovery's errors as
+    ///   ``DeviceAuthorizationError/openIDConnect(_:)``.
+    public func deviceAuthorization(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
+                                    endpoint: URL? = nil) async throws(DeviceAuthorizationError) -> DeviceAuthorizationStates {
+        var configuration: ProviderConfiguration
+        do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
+        if let endpoint {
+            configuration.deviceAuthorizationEndpoint = endpoint
+            do { try configuration.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP) } catch { throw .openIDConnect(error) }
+        }
+        return try DeviceAuthorization(configuration: configuration, clientID: clientID, authentication: authentication, http: http)
+            .states(scopes: scopes, additionalParameters: additionalParameters)
+    }
+}
