@@ -18,7 +18,9 @@ struct CommandDeadline: Sendable {
     var remaining: Duration { max(end - .now, .zero) }
 
     /// An HTTP client whose requests end with ``HTTPClientError/timedOut(url:after:)`` at this deadline.
-    var http: any HTTPClient { DeadlineHTTPClient(deadline: self, base: URLSessionHTTPClient(timeout: limit)) }
+    /// URLSession's own per-request timeout is set past the deadline, so that a hung request
+    /// always ends as this deadline's one-line timeout, never as URLSession's error text.
+    var http: any HTTPClient { DeadlineHTTPClient(deadline: self, base: URLSessionHTTPClient(timeout: limit + .seconds(5))) }
 }
 
 /// Sends each request through `base`, but gives up on it when the command's deadline passes.

@@ -58,7 +58,7 @@ struct DeviceFlowCommandTests {
     func browserWithoutBrowser(flag: [String]) async throws {
         let provider = try await Self.provider()
         let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--browser-command", "/bin/false",
-                                     "--timeout", "3"] + flag)
+                                     "--timeout", "15"] + flag)
         #expect(run.status == 5, "it waited for the redirect until --timeout; stderr: \(run.stderr)")
         #expect(run.stderr.contains("To sign in, open this URL in a browser:\n\n    \(provider.issuer)/authorize?"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("No browser could be opened here") && run.stderr.contains("ssh -L"), "stderr: \(run.stderr)")

@@ -14,10 +14,13 @@ extension OpenIDConnectClient {
     /// }
     /// ```
     /// An ID token, when the provider issues one, is validated like any sign-in's.
-    /// - Parameter endpoint: the device authorization endpoint, for a provider whose discovery
-    ///   document does not list it; it is subject to the same https rule as the others.
-    /// - Throws: ``DeviceAuthorizationError/noEndpoint(issuer:)``; discovery's errors as
-    ///   ``DeviceAuthorizationError/openIDConnect(_:)``.
+    /// - Parameters:
+    ///   - scopes: the scopes to ask for (`openid` for an ID token).
+    ///   - additionalParameters: more parameters for the device authorization request.
+    ///   - endpoint: the device authorization endpoint, for a provider whose discovery document
+    ///     does not list it; it is subject to the same https rule as the others.
+    /// - Throws: `DeviceAuthorizationError.noEndpoint(issuer:)`; discovery's errors as
+    ///   `DeviceAuthorizationError.openIDConnect(_:)`.
     public func deviceAuthorization(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
                                     endpoint: URL? = nil) async throws(DeviceAuthorizationError) -> DeviceAuthorizationStates {
         var configuration: ProviderConfiguration
