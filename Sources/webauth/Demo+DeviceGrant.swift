@@ -7,7 +7,7 @@ import WebAuthSession
 extension Demo {
     /// The "device" asks for a code and polls; the "phone", a page in the engine shown as the
     /// demo's sign-in is, opens the code's link, signs in as alice and allows the device.
-    static func signInOnPhone(_ client: OpenIDConnectClient, scopes: [String], options: SessionOptions, _ narrator: Narrator,
+    static func signInOnPhone(_ client: OpenIDConnectClient, scopes: [String], options: WebAuthenticationOptions, _ narrator: Narrator,
                               _ camera: Camera) async throws -> AuthState {
         let states = try await client.deviceAuthorization(scopes: scopes)
         let (codes, codeSink) = AsyncStream<DeviceCode>.makeStream()
@@ -43,7 +43,7 @@ extension Demo {
     }
 
     /// The phone's side: the verification page with the code filled in, alice's password, Allow.
-    private static func approve(_ code: DeviceCode, options: SessionOptions, _ narrator: Narrator, _ camera: Camera) async throws {
+    private static func approve(_ code: DeviceCode, options: WebAuthenticationOptions, _ narrator: Narrator, _ camera: Camera) async throws {
         // The verification page never redirects: the page ends when the script cancels it.
         let session = WebAuthenticationSession(url: code.uriForQRCode, redirectURI: try RedirectURI("com.example.webauth:/phone"),
                                                options: options)

@@ -64,7 +64,7 @@ struct Demo: AsyncParsableCommand {
             narrator.say("OpenID provider at \(provider.issuer)")
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
                                              redirectURI: try! RedirectURI("com.example.webauth:/callback"))
-            var options = SessionOptions()
+            var options = WebAuthenticationOptions()
             options.presentation = interactive ? .window() : presentation.sessionPresentation
             options.timeout = .seconds(timeout)
             let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
@@ -153,7 +153,7 @@ struct Demo: AsyncParsableCommand {
 enum DemoPresentation: String, ExpressibleByArgument, CaseIterable {
     case headless, window, kiosk
 
-    var sessionPresentation: SessionOptions.Presentation {
+    var sessionPresentation: WebAuthenticationOptions.Presentation {
         switch self {
         case .headless: .headless
         case .window: .window()

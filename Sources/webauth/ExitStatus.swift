@@ -85,7 +85,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.init(.localFailure, "the saved sign-in cannot be used: \(error)")
     }
 
-    private static func status(of error: WebAuthSessionError) -> ExitStatus {
+    private static func status(of error: WebAuthenticationError) -> ExitStatus {
         switch error {
         case .closedByUser, .cancelled: .cancelled
         case .timedOut, .abandoned: .timedOut

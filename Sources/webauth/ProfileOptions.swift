@@ -21,7 +21,7 @@ struct ProfileOptions: ParsableArguments {
     }
 
     /// Where website data lives for a session.
-    func websiteData(environment: [String: String] = ProcessInfo.processInfo.environment) -> SessionOptions.WebsiteData {
+    func websiteData(environment: [String: String] = ProcessInfo.processInfo.environment) -> WebAuthenticationOptions.WebsiteData {
         guard let profile, !ephemeral else { return .ephemeral }
         let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
@@ -64,8 +64,8 @@ struct PresentationOptions: ParsableArguments {
     func deadline() -> CommandDeadline { CommandDeadline(seconds: timeout) }
 
     /// Session options with these choices and `websiteData`; the page may take what is left of `deadline`.
-    func sessionOptions(websiteData: SessionOptions.WebsiteData, within deadline: CommandDeadline) -> SessionOptions {
-        var options = SessionOptions()
+    func sessionOptions(websiteData: WebAuthenticationOptions.WebsiteData, within deadline: CommandDeadline) -> WebAuthenticationOptions {
+        var options = WebAuthenticationOptions()
         options.presentation = headless ? .headless : .window()
         options.timeout = max(deadline.remaining, .milliseconds(1))
         options.websiteData = websiteData

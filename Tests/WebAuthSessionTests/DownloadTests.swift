@@ -53,7 +53,7 @@ extension EngineTests {
             let downloadDirectory = g_get_user_special_dir(G_USER_DIRECTORY_DOWNLOAD).map { String(cString: $0) }
             guard downloadDirectory == home.appendingPathComponent("Downloads").path else { return 2 }
 
-            for presentation in [SessionOptions.Presentation.headless, .window(), .kiosk()] {
+            for presentation in [WebAuthenticationOptions.Presentation.headless, .window(), .kiosk()] {
                 let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: TestEngine.options(presentation))
                 let recorder = EventRecorder(session)
                 let run = Task { try await session.start() }

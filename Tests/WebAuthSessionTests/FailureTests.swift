@@ -10,7 +10,7 @@ extension EngineTests {
     @Suite("Failures end in typed errors and free everything")
     struct Failures {
         /// A page that never redirects, and a session on it.
-        private func stuckSession(_ presentation: SessionOptions.Presentation = .headless,
+        private func stuckSession(_ presentation: WebAuthenticationOptions.Presentation = .headless,
                                   timeout: Duration = .seconds(60)) async throws -> (WebAuthenticationSession, EventRecorder) {
             let site = try await TestSite.start()
             let page = site.page(title: "Waiting", body: "<p>Nothing happens here.</p>")
@@ -21,7 +21,7 @@ extension EngineTests {
         /// Runs `session` in a task, waits until its page has loaded, applies `action`, and
         /// returns the error the session ended with.
         private func endedError(_ session: WebAuthenticationSession, _ recorder: EventRecorder,
-                                after action: @escaping @Sendable (Task<RedirectCallback, any Error>) async -> Void) async throws -> WebAuthSessionError {
+                                after action: @escaping @Sendable (Task<RedirectCallback, any Error>) async -> Void) async throws -> WebAuthenticationError {
             let task = Task { try await session.start() }
             #expect(await recorder.firstLoadFinished() != nil)
             await action(task)
@@ -29,7 +29,7 @@ extension EngineTests {
                 _ = try await task.value
                 Issue.record("the session returned a callback")
                 throw CancellationError()
-            } catch let error as WebAuthSessionError {
+            } catch let error as WebAuthenticationError {
                 return error
             }
         }
@@ -66,7 +66,7 @@ extension EngineTests {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await session.start()
             }
-            await #expect(throws: WebAuthSessionError.cancelled) { try await task.value }
+            await #expect(throws: WebAuthenticationError.cancelled) { try await task.value }
             await expectNothingLeft()
         }
 
@@ -137,7 +137,7 @@ extension EngineTests {
         func duplicateParameter(suffix: String, sources: [RedirectCallback.Source]) async throws {
             let site = try await TestSite.start()
             let session = try TestEngine.session(site.serve(.redirect(to: "com.example:/cb" + suffix)), redirectURI: "com.example:/cb")
-            await #expect(throws: WebAuthSessionError.invalidCallback(.duplicateParameter("code", sources))) {
+            await #expect(throws: WebAuthenticationError.invalidCallback(.duplicateParameter("code", sources))) {
                 try await session.start()
             }
         }
@@ -147,7 +147,7 @@ extension EngineTests {
             let site = try await TestSite.start()
             let session = try TestEngine.session(site.serve(.redirect(to: "com.example:/cb?code=1")), redirectURI: "com.example:/cb")
             _ = try await session.start()
-            await #expect(throws: WebAuthSessionError.alreadyStarted) { try await session.start() }
+            await #expect(throws: WebAuthenticationError.alreadyStarted) { try await session.start() }
         }
 
         @Test("unusable options are refused before anything is shown", arguments: [

@@ -14,7 +14,7 @@ struct HostMainLoopTests {
         await #expect(processExitsWith: .success) {
             let host = try GTKHostApplication()
             let site = try await TestSite.start()
-            var options = SessionOptions()
+            var options = WebAuthenticationOptions()
             options.parentWindow = ParentWindow(gtkWindow: host.window)
             options.timeout = .seconds(60)
             let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
@@ -43,7 +43,7 @@ struct HostMainLoopTests {
             guard EngineRuntime.shared.ownsMainLoop == false else { exit(5) }
 
             session.cancel()
-            do { _ = try await run.value; exit(6) } catch WebAuthSessionError.cancelled {} catch { exit(7) }
+            do { _ = try await run.value; exit(6) } catch WebAuthenticationError.cancelled {} catch { exit(7) }
             host.quit()
         }
     }
@@ -53,7 +53,7 @@ struct HostMainLoopTests {
         await #expect(processExitsWith: .success) {
             let host = try GTKHostApplication()
             let site = try await TestSite.start()
-            var options = SessionOptions()
+            var options = WebAuthenticationOptions()
             options.parentWindow = ParentWindow(gtkWindow: host.window)
             options.timeout = .seconds(60)
             let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
@@ -63,7 +63,7 @@ struct HostMainLoopTests {
             guard await recorder.firstLoadFinished() != nil else { exit(2) }
             // GTK destroys the popup with its parent (destroy-with-parent), and the web view in it.
             await host.destroyWindow()
-            do { _ = try await run.value; exit(3) } catch WebAuthSessionError.cancelled {} catch { exit(4) }
+            do { _ = try await run.value; exit(3) } catch WebAuthenticationError.cancelled {} catch { exit(4) }
             guard await session.page == nil, await WebAuthEngine.diagnostics.liveWebViews == 0 else { exit(5) }
             host.quit()
         }
@@ -76,7 +76,7 @@ struct HostMainLoopTests {
             let provider = try await OpenIDProvider.start()
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
                                              redirectURI: try RedirectURI("com.example.webauth:/callback"))
-            var options = SessionOptions()
+            var options = WebAuthenticationOptions()
             options.parentWindow = ParentWindow(gtkWindow: host.window)
             options.timeout = .seconds(60)
             let script = LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),

@@ -69,7 +69,7 @@ extension EngineTests {
         func captures(way: RedirectWay, kind: RedirectKind) async throws {
             try #require(kind != .loopbackIPv6 || TestEngine.hasIPv6Loopback)
             if way == .formPost, kind == .https {
-                await #expect(throws: WebAuthSessionError.self) { try await expectCapture(way, kind) }
+                await #expect(throws: WebAuthenticationError.self) { try await expectCapture(way, kind) }
                 return
             }
             _ = try await expectCapture(way, kind)
@@ -98,7 +98,7 @@ extension EngineTests {
             let redirect = RedirectKind.https.redirectURI(port: 0)
             let session = try TestEngine.session(RedirectWay.formPost.startURL(on: site, redirect: redirect, parameters: Self.parameters),
                                                  redirectURI: redirect)
-            await #expect(throws: WebAuthSessionError.formPostNotCapturable(url: redirect)) { try await session.start() }
+            await #expect(throws: WebAuthenticationError.formPostNotCapturable(url: redirect)) { try await session.start() }
         }
 
         @Test("RFC 8252 any-port matching captures a loopback redirect on another port")

@@ -10,7 +10,7 @@ extension EngineTests {
     /// Kiosk sign-in: locked to its hosts, full screen, reset when abandoned, nothing kept.
     @Suite("Kiosk")
     struct Kiosk {
-        static func kioskOptions(idle: Duration = .seconds(120)) -> SessionOptions {
+        static func kioskOptions(idle: Duration = .seconds(120)) -> WebAuthenticationOptions {
             var options = TestEngine.options(.kiosk(idleTimeout: idle))
             options.websiteData = .ephemeral
             return options
@@ -107,7 +107,7 @@ extension EngineTests {
             let page = site.page(body: "<p>reloading</p><script>setTimeout(() => location.reload(), 100)</script>")
             let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions(idle: .seconds(5)))
             let recorder = EventRecorder(session)
-            await #expect(throws: WebAuthSessionError.abandoned(after: .seconds(5))) { try await session.start() }
+            await #expect(throws: WebAuthenticationError.abandoned(after: .seconds(5))) { try await session.start() }
             let loads = await recorder.all().count { if case .loadCommitted = $0 { true } else { false } }
             #expect(loads > 1, "the page reloaded while the idle timer ran (\(loads) loads)")
         }

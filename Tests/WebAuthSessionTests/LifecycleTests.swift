@@ -66,11 +66,11 @@ extension EngineTests.Lifecycle {
             let run = Task { try await session.start() }
             guard await recorder.firstLoadFinished() != nil else { exit(2) }
             await WebAuthEngine.shutdown()
-            do { _ = try await run.value; exit(3) } catch WebAuthSessionError.engineShutDown {} catch { exit(4) }
+            do { _ = try await run.value; exit(3) } catch WebAuthenticationError.engineShutDown {} catch { exit(4) }
             let diagnostics = await WebAuthEngine.diagnostics
             guard diagnostics.liveWebViews == 0, diagnostics.toplevelWindows == 0 else { exit(5) }
             let later = try TestEngine.session(page, redirectURI: "com.example:/cb")
-            do { _ = try await later.start(); exit(6) } catch WebAuthSessionError.engineShutDown {} catch { exit(7) }
+            do { _ = try await later.start(); exit(6) } catch WebAuthenticationError.engineShutDown {} catch { exit(7) }
         }
     }
 }

@@ -16,16 +16,16 @@ extension EngineTests {
                 unsetenv("WAYLAND_DISPLAY")  // and the engine's configuration stays the default: .automatic
                 let site = try await TestSite.start()
                 let page = site.page(body: "<script>location.href = 'com.example:/cb?code=x'</script>")
-                func signIn(_ presentation: SessionOptions.Presentation) async throws(WebAuthSessionError) -> RedirectCallback {
-                    var options = SessionOptions()
+                func signIn(_ presentation: WebAuthenticationOptions.Presentation) async throws(WebAuthenticationError) -> RedirectCallback {
+                    var options = WebAuthenticationOptions()
                     options.presentation = presentation
                     return try await WebAuthenticationSession(url: page, redirectURI: try! RedirectURI("com.example:/cb"), options: options).start()
                 }
-                func refusal(_ presentation: SessionOptions.Presentation) async -> WebAuthSessionError? {
+                func refusal(_ presentation: WebAuthenticationOptions.Presentation) async -> WebAuthenticationError? {
                     do { _ = try await signIn(presentation); return nil } catch { return error }
                 }
                 func xvfbChildren() -> Int { ProcessTable().entries.values.count { $0.name == "Xvfb" && $0.parent == getpid() } }
-                for presentation: SessionOptions.Presentation in [.window(), .kiosk()] {
+                for presentation: WebAuthenticationOptions.Presentation in [.window(), .kiosk()] {
                     guard await refusal(presentation) == .noDisplayForWindow else { exit(3) }
                 }
                 guard getenv("DISPLAY") == nil, xvfbChildren() == 0 else { exit(5) }
@@ -35,7 +35,7 @@ extension EngineTests {
                 guard await refusal(.window()) == .noDisplayForWindow else { exit(7) }
                 exit(0)
             }
-            #expect("\(WebAuthSessionError.noDisplayForWindow)".contains("device authorization grant or the system browser"))
+            #expect("\(WebAuthenticationError.noDisplayForWindow)".contains("device authorization grant or the system browser"))
         }
     }
 }

@@ -24,7 +24,7 @@ extension EngineTests {
                 == .object(["a": .array([.bool(true), .null, .string("x")]), "t": .string("Values")]))
             #expect(try await session.evaluateJavaScript("undefined") == .null)
             session.cancel()
-            await #expect(throws: WebAuthSessionError.cancelled) { try await run.value }
+            await #expect(throws: WebAuthenticationError.cancelled) { try await run.value }
         }
 
         @Test("a script that throws is a typed error carrying the message")

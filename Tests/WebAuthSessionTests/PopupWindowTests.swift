@@ -73,7 +73,7 @@ extension EngineTests {
                     gtk_button_clicked(cwk_button(cancel))
                 }
             }.value
-            await #expect(throws: WebAuthSessionError.closedByUser) { try await run.value }
+            await #expect(throws: WebAuthenticationError.closedByUser) { try await run.value }
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
         }
 

@@ -8,8 +8,8 @@ extension EngineTests {
     @Suite("Printing")
     struct Printing {
         @Test("window.print() is refused and logged in a kiosk and a headless page; no dialog opens and the page goes on to the redirect",
-              arguments: [SessionOptions.Presentation.kiosk(), .headless])
-        func refused(presentation: SessionOptions.Presentation) async throws {
+              arguments: [WebAuthenticationOptions.Presentation.kiosk(), .headless])
+        func refused(presentation: WebAuthenticationOptions.Presentation) async throws {
             let site = try await TestSite.start()
             let page = site.page(body: """
                 <script>addEventListener('load', () => { window.print(); location.href = 'com.example:/cb?printed=yes' })</script>

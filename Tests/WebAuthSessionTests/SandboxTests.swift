@@ -94,7 +94,7 @@ extension EngineTests.Sandbox {
             guard !hostProcesses.isEmpty, hostProcesses.allSatisfy({ $0.ancestors.isEmpty }) else { exit(2) }
 
             let site = try await TestSite.start()
-            var options = SessionOptions()
+            var options = WebAuthenticationOptions()
             options.presentation = .headless
             options.timeout = .seconds(60)
             let session = WebAuthenticationSession(url: site.page(body: "<p>waiting</p>"), redirectURI: try RedirectURI("com.example:/cb"),

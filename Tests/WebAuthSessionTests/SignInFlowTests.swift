@@ -44,12 +44,12 @@ struct SignInFlowTests {
     }
 
     @Test("the window's fates: closed by the person, destroyed by the host, the web process gone", arguments: [
-        (SignInFlow.Event.windowClosed, WebAuthSessionError.closedByUser),
+        (SignInFlow.Event.windowClosed, WebAuthenticationError.closedByUser),
         (.windowDestroyed, .cancelled),
         (.webProcessTerminated(.crashed), .webProcessTerminated(.crashed)),
         (.failed(.timedOut(after: .seconds(5), lastURL: nil)), .timedOut(after: .seconds(5), lastURL: nil)),
     ])
-    func endings(event: SignInFlow.Event, error: WebAuthSessionError) throws {
+    func endings(event: SignInFlow.Event, error: WebAuthenticationError) throws {
         var flow = try flow()
         #expect(flow.handle(event).outcome == .failure(error))
     }

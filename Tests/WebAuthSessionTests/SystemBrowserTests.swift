@@ -57,13 +57,13 @@ extension EngineTests {
         @Test("a browser that cannot be opened, a cancelled wait and a timeout are typed errors")
         func failures() async throws {
             let missing = try await SystemBrowserSession()
-            await #expect(throws: WebAuthSessionError.self) {
+            await #expect(throws: WebAuthenticationError.self) {
                 try await missing.start(url: URL(string: "http://127.0.0.1:1/?state=s")!, browser: .command(["/nonexistent/browser"]))
             }
             let waiting = try await SystemBrowserSession()
             let run = Task { try await waiting.start(url: URL(string: "http://127.0.0.1:1/?state=s")!, browser: .custom { _ in }) }
             waiting.cancel()
-            await #expect(throws: WebAuthSessionError.cancelled) { try await run.value }
+            await #expect(throws: WebAuthenticationError.cancelled) { try await run.value }
             let slow = try await SystemBrowserSession()
             do {
                 _ = try await slow.start(url: URL(string: "http://127.0.0.1:1/?state=s")!, browser: .custom { _ in }, timeout: .milliseconds(200))
@@ -72,7 +72,7 @@ extension EngineTests {
                 guard case .timedOut = error else { throw error }
             }
             let stateless = try await SystemBrowserSession()
-            await #expect(throws: WebAuthSessionError.invalidOption(
+            await #expect(throws: WebAuthenticationError.invalidOption(
                 "the authorization URL has no state parameter; the loopback listener takes only the answer that carries it")) {
                 try await stateless.start(url: URL(string: "http://127.0.0.1:1/")!, browser: .custom { _ in })
             }

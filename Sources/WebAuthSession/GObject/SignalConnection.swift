@@ -10,17 +10,17 @@ final class SignalConnection {
     private var watch: FinalizationWatch?
 
     /// Connects `handler`; it finds `target` (held weakly) with ``WeakTarget/from(_:)``.
-    convenience init<Instance, Handler, Target: AnyObject>(_ instance: Instance, _ signal: Signal<Instance, Handler>,
+    convenience init<Instance, Handler, Target: AnyObject>(_ instance: Instance, _ signal: GObjectSignal<Instance, Handler>,
                                                            target: Target, handler: Handler) {
         self.init(instance, signal, handler: handler, userData: RetainedValue.retained(WeakTarget(target)))
     }
 
     /// Connects `handler`, which needs no user data.
-    convenience init<Instance, Handler>(_ instance: Instance, _ signal: Signal<Instance, Handler>, handler: Handler) {
+    convenience init<Instance, Handler>(_ instance: Instance, _ signal: GObjectSignal<Instance, Handler>, handler: Handler) {
         self.init(instance, signal, handler: handler, userData: nil)
     }
 
-    private init<Instance, Handler>(_ instance: Instance, _ signal: Signal<Instance, Handler>, handler: Handler,
+    private init<Instance, Handler>(_ instance: Instance, _ signal: GObjectSignal<Instance, Handler>, handler: Handler,
                                     userData: UnsafeMutableRawPointer?) {
         handlerID = signal.connect(instance, handler, userData, userData == nil ? nil : RetainedBox.closureNotify)
         watch = FinalizationWatch(instance)

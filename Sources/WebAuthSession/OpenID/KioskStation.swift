@@ -11,7 +11,7 @@ import OpenIDConnect
 /// }
 /// ```
 /// ``nextVisitor(script:)`` shows a full-screen start screen; the visitor's press opens the
-/// provider's page in ``SessionOptions/Presentation/kiosk(allowedHosts:idleTimeout:)`` (full
+/// provider's page in ``WebAuthenticationOptions/Presentation/kiosk(allowedHosts:idleTimeout:)`` (full
 /// screen, locked to the provider's hosts and `allowedHosts`). A visitor who walks away (no input
 /// for `idleTimeout`, after a wrong password say: the page then shows no redirect) or presses
 /// Escape gets the "start again" screen. Each sign-in has its own in-memory cookie jar, storage
@@ -37,7 +37,7 @@ public final class KioskStation {
         /// A visitor pressed it; their sign-in page is open.
         case signInStarted
         /// The sign-in was reset: abandoned, or Escape.
-        case reset(WebAuthSessionError)
+        case reset(WebAuthenticationError)
         /// A visitor signed in.
         case signedIn
         /// The phone screen (``nextPhoneVisitor(message:deviceAuthorizationEndpoint:)``) shows a new code.
@@ -70,7 +70,7 @@ public final class KioskStation {
         var message = welcome
         while true {
             try await waitForVisitor(message)
-            var options = SessionOptions()
+            var options = WebAuthenticationOptions()
             options.presentation = .kiosk(allowedHosts: allowedHosts, idleTimeout: idleTimeout)
             options.websiteData = .ephemeral
             eventSink.yield(.signInStarted)

@@ -87,7 +87,7 @@ public actor OpenIDConnectClient {
                        responseType: AuthorizationRequest.ResponseType = .code,
                        responseMode: AuthorizationRequest.ResponseMode? = nil,
                        additionalParameters: [String: String] = [:],
-                       options: SessionOptions = SessionOptions(),
+                       options: WebAuthenticationOptions = WebAuthenticationOptions(),
                        script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> SignInResult {
         let configuration: ProviderConfiguration
         do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
@@ -147,7 +147,7 @@ public actor OpenIDConnectClient {
     /// for a provider that asks "Do you want to sign out?".
     /// - Returns: `state`, marked as signed out.
     /// - Throws: ``SignInError``; `OpenIDConnectError.missingEndpoint` when the provider has no end-session endpoint.
-    public func signOut(_ state: AuthState, postLogoutRedirectURI: RedirectURI? = nil, options: SessionOptions = SessionOptions(),
+    public func signOut(_ state: AuthState, postLogoutRedirectURI: RedirectURI? = nil, options: WebAuthenticationOptions = WebAuthenticationOptions(),
                         clearWebsiteData: Bool = false, store: (any AuthStateStore)? = nil,
                         script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> AuthState {
         guard let endpoint = state.configuration.endSessionEndpoint else { throw .openIDConnect(.missingEndpoint("end_session_endpoint")) }

@@ -4,7 +4,7 @@ import OpenIDConnect
 /// login script the caller supplied.
 public enum SignInError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sign-in page ended without a usable redirect (closed, cancelled, timed out, load or TLS failure...).
-    case session(WebAuthSessionError)
+    case session(WebAuthenticationError)
     /// The protocol failed (discovery, the response's checks, the token request, the ID token).
     case openIDConnect(OpenIDConnectError)
     /// The login script threw: a ``LoginScript`` step (with a report of the page as it was:

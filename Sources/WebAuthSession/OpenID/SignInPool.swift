@@ -19,27 +19,27 @@ public actor SignInPool {
     /// How many sign-ins run at once.
     public let width: Int
     /// The session options of every sign-in (headless and ephemeral by default).
-    public let options: SessionOptions
+    public let options: WebAuthenticationOptions
     private var running = 0
     private var queue: [CheckedContinuation<Void, Never>] = []
 
     /// A pool of `width` (at least 1) concurrent sign-ins with `options`.
-    public init(client: OpenIDConnectClient, width: Int = 4, options: SessionOptions = SignInPool.defaultOptions) {
+    public init(client: OpenIDConnectClient, width: Int = 4, options: WebAuthenticationOptions = SignInPool.defaultOptions) {
         self.client = client
         self.width = max(1, width)
         self.options = options
     }
 
     /// Headless, ephemeral, a 2-minute timeout.
-    public static var defaultOptions: SessionOptions {
-        var options = SessionOptions()
+    public static var defaultOptions: WebAuthenticationOptions {
+        var options = WebAuthenticationOptions()
         options.presentation = .headless
         options.timeout = .seconds(120)
         return options
     }
 
     /// Warms the engine up (see ``WebAuthEngine/prewarm()``) so the first sign-in does not pay for it.
-    public func prewarm() async throws(WebAuthSessionError) {
+    public func prewarm() async throws(WebAuthenticationError) {
         try await WebAuthEngine.prewarm()
     }
 

@@ -17,7 +17,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Which display the engine's windows go to.
     public enum Display: Sendable, Hashable {
         /// `DISPLAY`/`WAYLAND_DISPLAY` when set, else a private Xvfb started by the engine for
-        /// headless pages only: a window or a kiosk then fails with ``WebAuthSessionError/noDisplayForWindow``
+        /// headless pages only: a window or a kiosk then fails with ``WebAuthenticationError/noDisplayForWindow``
         /// (nobody could see it).
         case automatic
         /// Always a private Xvfb, even when a desktop is there (for test runs that must not

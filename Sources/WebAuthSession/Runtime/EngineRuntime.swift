@@ -54,8 +54,8 @@ final class EngineRuntime: Sendable {
 
     /// A private directory (mode 0700) for files WebKit writes even for ephemeral sessions;
     /// created on first use, removed at shutdown.
-    func scratchDirectory() throws(WebAuthSessionError) -> String {
-        let result: Result<String, WebAuthSessionError> = state.withLock { state in
+    func scratchDirectory() throws(WebAuthenticationError) -> String {
+        let result: Result<String, WebAuthenticationError> = state.withLock { state in
             if let existing = state.scratchDirectory { return .success(existing) }
             let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? NSTemporaryDirectory()
@@ -91,7 +91,7 @@ final class EngineRuntime: Sendable {
         thread.start()
     }
 
-    /// Refuses new sessions from now on (they fail with ``WebAuthSessionError/engineShutDown``).
+    /// Refuses new sessions from now on (they fail with ``WebAuthenticationError/engineShutDown``).
     func refuseNewSessions() {
         state.withLock { $0.shutDown = true }
     }
@@ -111,7 +111,7 @@ final class EngineRuntime: Sendable {
         if let loop, let finished, !onLoopThread {
             let tornDown = DispatchSemaphore(value: 0)
             Task { @WebKitActor in
-                SessionRegistry.shared.closeAll(reason: .engineShutDown)
+                LiveSignInPages.shared.closeAll(reason: .engineShutDown)
                 PrewarmedView.shared.discard()
                 tornDown.signal()
             }

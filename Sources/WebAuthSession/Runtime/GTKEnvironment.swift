@@ -13,18 +13,18 @@ internal import CWebKitGTK
 ///
 /// A private Xvfb is only for what no person needs to see (headless pages, scripts), unless the
 /// configuration asks for it (``EngineConfiguration/Display/virtual``): a window or a kiosk with
-/// no display of the person's fails with ``WebAuthSessionError/noDisplayForWindow``.
+/// no display of the person's fails with ``WebAuthenticationError/noDisplayForWindow``.
 @WebKitActor
 enum GTKEnvironment {
-    private static var outcome: Result<Void, WebAuthSessionError>?
+    private static var outcome: Result<Void, WebAuthenticationError>?
     /// Whether GTK runs on a private Xvfb the engine started because there was no display.
     private static var onPrivateDisplayByNecessity = false
 
     /// Makes sure GTK is initialised on a display.
     /// - Parameter forPerson: the caller shows a window a person must see (a popup, a kiosk).
-    /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, ``WebAuthSessionError/noDisplayForWindow``,
-    ///   or ``WebAuthSessionError/engineShutDown``.
-    static func ready(forPerson: Bool = false) throws(WebAuthSessionError) {
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)``, ``WebAuthenticationError/noDisplayForWindow``,
+    ///   or ``WebAuthenticationError/engineShutDown``.
+    static func ready(forPerson: Bool = false) throws(WebAuthenticationError) {
         if EngineRuntime.shared.isShutDown { throw .engineShutDown }
         let virtualByChoice = EngineRuntime.shared.configuration.display == .virtual
         if forPerson, !virtualByChoice {
@@ -41,7 +41,7 @@ enum GTKEnvironment {
         return environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
     }
 
-    private static func initialise() -> Result<Void, WebAuthSessionError> {
+    private static func initialise() -> Result<Void, WebAuthenticationError> {
         if gdk_display_get_default() != nil { return .success(()) }
         let runtime = EngineRuntime.shared
         if runtime.configuration.display == .virtual || !hasDisplayVariable {

@@ -17,8 +17,8 @@ final class VirtualDisplay: Sendable {
     private let pid: pid_t
 
     /// Starts Xvfb and waits until it is ready.
-    /// - Throws: ``WebAuthSessionError/noDisplay(_:)`` if Xvfb is missing or does not start.
-    init(width: Int, height: Int) throws(WebAuthSessionError) {
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)`` if Xvfb is missing or does not start.
+    init(width: Int, height: Int) throws(WebAuthenticationError) {
         guard let executable = Self.locate("Xvfb") else {
             throw .noDisplay("no DISPLAY or WAYLAND_DISPLAY is set and Xvfb is not installed (apt-get install xvfb)")
         }

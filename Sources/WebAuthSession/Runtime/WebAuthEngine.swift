@@ -5,8 +5,8 @@ internal import CWebKitGTK
 /// diagnostics, and shutdown.
 public enum WebAuthEngine {
     /// Sets the engine's configuration. Call it before the first session.
-    /// - Throws: ``WebAuthSessionError/invalidOption(_:)`` once the engine has started.
-    public static func configure(_ configuration: EngineConfiguration) throws(WebAuthSessionError) {
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` once the engine has started.
+    public static func configure(_ configuration: EngineConfiguration) throws(WebAuthenticationError) {
         let accepted = EngineRuntime.pendingConfiguration.withLock { state in
             guard !state.started else { return false }
             state.configuration = configuration
@@ -20,32 +20,32 @@ public enum WebAuthEngine {
     /// with ``EngineConfiguration/prewarmsWebViews``, the first ephemeral web view kept ready
     /// with its web process running. It changes no setting: the configuration decides.
     /// Optional: a pool or a harness calls it before it needs a sign-in.
-    /// - Throws: ``WebAuthSessionError/noDisplay(_:)``, ``WebAuthSessionError/engineShutDown``.
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)``, ``WebAuthenticationError/engineShutDown``.
     @WebKitActor
-    public static func prewarm() throws(WebAuthSessionError) {
+    public static func prewarm() throws(WebAuthenticationError) {
         try GTKEnvironment.ready()
-        let context = try WebContextPool.shared.context(for: .ephemeral)
+        let context = try WebContextsByProfile.shared.context(for: .ephemeral)
         PrewarmedView.shared.warm(in: context)  // with prewarmed views: a web process and the network process
     }
 
-    /// Ends every running session with ``WebAuthSessionError/engineShutDown``, destroys their
+    /// Ends every running session with ``WebAuthenticationError/engineShutDown``, destroys their
     /// windows, and refuses new sessions (they fail with the same error). The engine's loop
     /// thread, its private Xvfb and its scratch directory are stopped and removed when the
     /// process exits, by themselves: calling this is only needed to end sessions early.
     @WebKitActor
     public static func shutdown() {
         EngineRuntime.shared.refuseNewSessions()
-        SessionRegistry.shared.closeAll(reason: .engineShutDown)
+        LiveSignInPages.shared.closeAll(reason: .engineShutDown)
         PrewarmedView.shared.discard()
     }
 
     /// Deletes everything a persistent profile keeps (cookies, local storage, caches,
     /// databases), like the "clear cookies" button of a browser.
-    /// - Throws: ``WebAuthSessionError/profileUnavailable(path:message:)``.
+    /// - Throws: ``WebAuthenticationError/profileUnavailable(path:message:)``.
     @WebKitActor
-    public static func clearWebsiteData(profileDirectory: URL) async throws(WebAuthSessionError) {
+    public static func clearWebsiteData(profileDirectory: URL) async throws(WebAuthenticationError) {
         try GTKEnvironment.ready()
-        let manager = try WebContextPool.shared.dataManager(profileDirectory: profileDirectory)
+        let manager = try WebContextsByProfile.shared.dataManager(profileDirectory: profileDirectory)
         try await WebsiteDataClearing.clearAll(manager, path: profileDirectory.path)
     }
 
@@ -62,8 +62,8 @@ public enum WebAuthEngine {
     /// The current ``Diagnostics``.
     @WebKitActor
     public static var diagnostics: Diagnostics {
-        Diagnostics(liveWebViews: SessionRegistry.shared.liveViewCount,
-                    toplevelWindows: SessionRegistry.shared.toplevelWindowCount,
+        Diagnostics(liveWebViews: LiveSignInPages.shared.liveViewCount,
+                    toplevelWindows: LiveSignInPages.shared.toplevelWindowCount,
                     webProcessSandbox: WebProcessSandbox.current)
     }
 }

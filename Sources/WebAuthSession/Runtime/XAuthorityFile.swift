@@ -15,8 +15,8 @@ struct XAuthorityFile: Sendable {
     let directory: String
 
     /// Makes the folder and writes a fresh cookie into it.
-    /// - Throws: ``WebAuthSessionError/noDisplay(_:)`` if the folder or file cannot be written.
-    init() throws(WebAuthSessionError) {
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)`` if the folder or file cannot be written.
+    init() throws(WebAuthenticationError) {
         let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSTemporaryDirectory()
         var template = Array((base + "/webauthsession-x11-XXXXXX").utf8CString)

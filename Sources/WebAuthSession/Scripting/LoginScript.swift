@@ -31,7 +31,7 @@ import OpenIDConnect
 ///
 /// A script that has done its last step watches the page: if nothing loads or navigates for
 /// ``settleTimeout`` and no redirect came (a wrong password, a page the script does not
-/// handle), the sign-in fails at once with ``WebAuthSessionError/pageSettled(_:after:)``,
+/// handle), the sign-in fails at once with ``WebAuthenticationError/pageSettled(_:after:)``,
 /// which quotes the page's error message, instead of waiting out the session's timeout.
 public struct LoginScript: Sendable, Hashable, Decodable {
     /// The steps, in order.
@@ -42,7 +42,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// secrets: an upstream identity provider the login passes through. Default: none.
     public var secretHosts: Set<String>
     /// How long the page may stay still after the last step before the sign-in fails with
-    /// ``WebAuthSessionError/pageSettled(_:after:)``; nil waits for the session's timeout (a
+    /// ``WebAuthenticationError/pageSettled(_:after:)``; nil waits for the session's timeout (a
     /// page that waits for a person, or a phone). Default: 10 seconds.
     public var settleTimeout: Duration?
 

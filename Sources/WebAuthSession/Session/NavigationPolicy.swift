@@ -37,7 +37,7 @@ enum NavigationVerdict: Sendable, Hashable {
     /// Stop it, and go on waiting.
     case refuse(NavigationDecision.RefusalReason)
     /// It is the response, but in a form the engine cannot read: stop it and fail.
-    case fail(WebAuthSessionError)
+    case fail(WebAuthenticationError)
 }
 
 /// Decides every navigation of a sign-in page, before any request is sent.

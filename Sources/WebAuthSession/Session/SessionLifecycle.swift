@@ -5,7 +5,7 @@
 /// cancel), it throws that error when started.
 @WebKitActor
 final class SessionLifecycle<Value: Sendable> {
-    typealias Outcome = Result<Value, WebAuthSessionError>
+    typealias Outcome = Result<Value, WebAuthenticationError>
 
     /// What the owner does when the run ends.
     struct Ending: Sendable {
@@ -19,7 +19,7 @@ final class SessionLifecycle<Value: Sendable> {
         case idle
         case running(CheckedContinuation<Outcome, Never>, Ending)
         case ended
-        case endedBeforeStart(WebAuthSessionError)
+        case endedBeforeStart(WebAuthenticationError)
     }
 
     private var state = State.idle
@@ -41,10 +41,10 @@ final class SessionLifecycle<Value: Sendable> {
     }
 
     /// Runs `start`, then waits for ``finish(_:)``; after `timeout` it finishes with
-    /// `timeoutError()`, and a cancelled task finishes it with ``WebAuthSessionError/cancelled``.
-    /// - Throws: the failure it finished with; ``WebAuthSessionError/alreadyStarted`` the second time.
-    func run(timeout: Duration, timeoutError: @escaping @WebKitActor () -> WebAuthSessionError, ending: Ending,
-             start: @WebKitActor () -> Void) async throws(WebAuthSessionError) -> Value {
+    /// `timeoutError()`, and a cancelled task finishes it with ``WebAuthenticationError/cancelled``.
+    /// - Throws: the failure it finished with; ``WebAuthenticationError/alreadyStarted`` the second time.
+    func run(timeout: Duration, timeoutError: @escaping @WebKitActor () -> WebAuthenticationError, ending: Ending,
+             start: @WebKitActor () -> Void) async throws(WebAuthenticationError) -> Value {
         switch state {
         case .idle: break
         case .endedBeforeStart(let error): throw error
@@ -85,7 +85,7 @@ final class SessionLifecycle<Value: Sendable> {
         }
     }
 
-    /// Ends the run with ``WebAuthSessionError/cancelled``; from anywhere, at any time.
+    /// Ends the run with ``WebAuthenticationError/cancelled``; from anywhere, at any time.
     nonisolated func cancel() {
         Task { @WebKitActor in self.finish(.failure(.cancelled)) }
     }

@@ -9,7 +9,7 @@ import OpenIDConnect
 /// ``SignInPage`` feeds it WebKit's signals; ``SystemBrowserSession`` feeds it the requests its
 /// listener receives. Nothing here waits or touches WebKit: the tests drive it with plain values.
 struct SignInFlow: Sendable {
-    typealias Outcome = Result<RedirectCallback, WebAuthSessionError>
+    typealias Outcome = Result<RedirectCallback, WebAuthenticationError>
 
     /// What happened.
     enum Event: Sendable {
@@ -54,7 +54,7 @@ struct SignInFlow: Sendable {
         case settledPageRead(PageSummary, activitySeen: ContinuousClock.Instant)
         /// The sign-in ends with `error`: cancelled, timed out, shut down, or something the page
         /// found out (an embedded-view refusal, the provider's error page, a port it could not bind).
-        case failed(WebAuthSessionError)
+        case failed(WebAuthenticationError)
     }
 
     /// Whether WebKit may go on with what it asked about (or the listener take its request).
@@ -70,10 +70,10 @@ struct SignInFlow: Sendable {
         /// Read the scheme request's body and report ``Event/redirectReceived(url:formBody:)``.
         case readSchemeRequest
         /// Look for `markers` in the page: ``Event/failed(_:)`` with
-        /// ``WebAuthSessionError/embeddedViewRefused(url:host:)``, else ``Event/embeddedViewAccepted``.
+        /// ``WebAuthenticationError/embeddedViewRefused(url:host:)``, else ``Event/embeddedViewAccepted``.
         case checkEmbeddedViewRefusal([String])
         /// The start page was the provider's error page: read it and report ``Event/failed(_:)``
-        /// with ``WebAuthSessionError/providerErrorPage(status:_:)``.
+        /// with ``WebAuthenticationError/providerErrorPage(status:_:)``.
         case readErrorPage(status: Int)
         /// The page is still loading: wait for the next page change, then check again.
         case waitForPageChange
@@ -142,7 +142,7 @@ struct SignInFlow: Sendable {
         return lastActivity + settleQuiet
     }
 
-    /// Ends the sign-in with ``WebAuthSessionError/pageSettled(_:after:)`` once the page has gone
+    /// Ends the sign-in with ``WebAuthenticationError/pageSettled(_:after:)`` once the page has gone
     /// `quiet` with no activity and is not loading (a login script's last step has run). Calling it
     /// again restarts the watch with the new `quiet`.
     mutating func failWhenSettled(after quiet: Duration, now: ContinuousClock.Instant = .now) {

@@ -10,13 +10,13 @@ public enum SystemBrowser: Sendable {
     case custom(@Sendable (URL) async throws -> Void)
 
     /// Opens `url`.
-    /// - Throws: ``WebAuthSessionError/browserUnavailable(_:)``.
-    public func open(_ url: URL) async throws(WebAuthSessionError) {
+    /// - Throws: ``WebAuthenticationError/browserUnavailable(_:)``.
+    public func open(_ url: URL) async throws(WebAuthenticationError) {
         switch self {
         case .desktopDefault:
             var failures: [String] = []
             for opener in [["xdg-open"], ["gio", "open"]] {
-                do throws(WebAuthSessionError) { return try await Self.run(opener + [url.absoluteString]) } catch {
+                do throws(WebAuthenticationError) { return try await Self.run(opener + [url.absoluteString]) } catch {
                     failures.append("\(error)")
                 }
             }
@@ -31,7 +31,7 @@ public enum SystemBrowser: Sendable {
 
     /// Runs `arguments` (the program found on `PATH`) until it exits, which must be with status 0.
     /// A browser that stays open keeps this waiting; the sign-in does not wait for it.
-    private static func run(_ arguments: [String]) async throws(WebAuthSessionError) {
+    private static func run(_ arguments: [String]) async throws(WebAuthenticationError) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

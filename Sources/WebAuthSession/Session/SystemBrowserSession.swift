@@ -5,7 +5,7 @@ import OpenIDConnect
 /// A sign-in in the person's own browser (RFC 8252 §7.3): a listener on 127.0.0.1 at a free
 /// port receives the redirect on the exact path, answers with a small "you can close this tab"
 /// page, and hands back the callback. For providers that refuse embedded views
-/// (``WebAuthSessionError/embeddedViewRefused(url:host:)``).
+/// (``WebAuthenticationError/embeddedViewRefused(url:host:)``).
 ///
 /// Any local program can send requests to the port, and so can web pages in the browser. Only
 /// the request that carries the authorization URL's `state` is taken; any other (or one that
@@ -36,8 +36,8 @@ public final class SystemBrowserSession {
         """
 
     /// Starts listening on 127.0.0.1, at a free port, for `path` only.
-    /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)``, ``WebAuthSessionError/invalidOption(_:)``.
-    public init(path: String = "/callback") throws(WebAuthSessionError) {
+    /// - Throws: ``WebAuthenticationError/loopbackListenerUnavailable(port:message:)``, ``WebAuthenticationError/invalidOption(_:)``.
+    public init(path: String = "/callback") throws(WebAuthenticationError) {
         guard path.hasPrefix("/") else { throw .invalidOption("the redirect path must start with /") }
         var received: (@WebKitActor (LoopbackRedirectListener.Request) -> Bool)?
         let listener = try LoopbackRedirectListener(host: "127.0.0.1", port: 0, path: path, methods: ["GET", "POST"],
@@ -50,10 +50,10 @@ public final class SystemBrowserSession {
     }
 
     /// Opens `url` with `browser` and waits for the redirect that carries `url`'s `state`.
-    /// - Throws: ``WebAuthSessionError``: `.timedOut`, `.cancelled` (the task, or ``cancel()``),
+    /// - Throws: ``WebAuthenticationError``: `.timedOut`, `.cancelled` (the task, or ``cancel()``),
     ///   `.browserUnavailable`, `.alreadyStarted`, `.invalidOption` (`url` has no `state`).
     public func start(url: URL, browser: SystemBrowser = .desktopDefault,
-                      timeout: Duration = .seconds(300)) async throws(WebAuthSessionError) -> RedirectCallback {
+                      timeout: Duration = .seconds(300)) async throws(WebAuthenticationError) -> RedirectCallback {
         if !lifecycle.hasEnded, flow == nil {
             guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value,
                   !state.isEmpty else {
@@ -67,12 +67,12 @@ public final class SystemBrowserSession {
             ending: .init(stop: { [weak self] _ in self?.listener = nil }),  // the "close this tab" answer in flight is still sent
             start: {
                 Task {
-                    do throws(WebAuthSessionError) { try await browser.open(url) } catch { self.lifecycle.finish(.failure(error)) }
+                    do throws(WebAuthenticationError) { try await browser.open(url) } catch { self.lifecycle.finish(.failure(error)) }
                 }
             })
     }
 
-    /// Stops waiting (``WebAuthSessionError/cancelled``) and closes the listener.
+    /// Stops waiting (``WebAuthenticationError/cancelled``) and closes the listener.
     public nonisolated func cancel() {
         lifecycle.cancel()
     }

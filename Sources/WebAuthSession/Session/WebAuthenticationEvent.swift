@@ -60,7 +60,7 @@ public struct NavigationDecision: Sendable, Hashable, CustomStringConvertible {
         case javascriptURL = "javascript URL"
         /// A scheme no sign-in page needs (`mailto:`, another app's scheme...).
         case unknownScheme = "unknown scheme"
-        /// A response the engine cannot read (see ``WebAuthSessionError/formPostNotCapturable(url:)``).
+        /// A response the engine cannot read (see ``WebAuthenticationError/formPostNotCapturable(url:)``).
         case unreadableResponse = "unreadable response"
         /// A kiosk's page tried to leave the hosts it is allowed to show.
         case hostNotAllowed = "host not on the kiosk's allowlist"

@@ -25,7 +25,7 @@ public final class WebAuthenticationSession {
     /// The redirect URI whose navigation ends the session.
     public nonisolated let redirectURI: RedirectURI
     /// How the session is shown and what it keeps.
-    public nonisolated let options: SessionOptions
+    public nonisolated let options: WebAuthenticationOptions
     /// Progress of the session; it finishes when the session ends.
     public nonisolated let events: AsyncStream<WebAuthenticationEvent>
 
@@ -48,7 +48,7 @@ public final class WebAuthenticationSession {
     ///   - url: the `http`/`https` page to load first.
     ///   - redirectURI: the redirect URI to catch (matched exactly).
     ///   - options: presentation, timeout, website data and more; every default is the safe one.
-    public nonisolated init(url: URL, redirectURI: RedirectURI, options: SessionOptions = SessionOptions()) {
+    public nonisolated init(url: URL, redirectURI: RedirectURI, options: WebAuthenticationOptions = WebAuthenticationOptions()) {
         self.url = url
         self.redirectURI = redirectURI
         self.options = options
@@ -57,8 +57,8 @@ public final class WebAuthenticationSession {
 
     /// Shows the page and waits for the redirect.
     /// - Returns: the callback: the redirect URL and its parameters.
-    /// - Throws: ``WebAuthSessionError``; a cancelled task throws ``WebAuthSessionError/cancelled``.
-    public func start() async throws(WebAuthSessionError) -> RedirectCallback {
+    /// - Throws: ``WebAuthenticationError``; a cancelled task throws ``WebAuthenticationError/cancelled``.
+    public func start() async throws(WebAuthenticationError) -> RedirectCallback {
         let ending = SessionLifecycle<RedirectCallback>.Ending(
             stop: { [weak self] outcome in self?.stop(outcome) },
             cleanUp: { [weak self] outcome in await self?.cleanUp(outcome) })
@@ -69,7 +69,7 @@ public final class WebAuthenticationSession {
             start: begin)
     }
 
-    /// Ends the session with ``WebAuthSessionError/cancelled`` and closes its window. Safe to
+    /// Ends the session with ``WebAuthenticationError/cancelled`` and closes its window. Safe to
     /// call from anywhere, at any time; does nothing once the session has ended (and makes
     /// ``start()`` throw it if it has not started).
     public nonisolated func cancel() {
@@ -112,7 +112,7 @@ public final class WebAuthenticationSession {
 
     /// Whether `error` ends a session whose page is worth keeping: it was still showing
     /// something a person fixing the sign-in needs to see.
-    private static func keepsSnapshot(_ error: WebAuthSessionError) -> Bool {
+    private static func keepsSnapshot(_ error: WebAuthenticationError) -> Bool {
         switch error {
         case .timedOut, .pageSettled, .providerErrorPage: true
         default: false

@@ -19,7 +19,7 @@ final class KioskPhoneScreen {
     private(set) var code: DeviceCode?
 
     /// Shows `message` above the code to come.
-    init(message: String) throws(WebAuthSessionError) {
+    init(message: String) throws(WebAuthenticationError) {
         try GTKEnvironment.ready(forPerson: true)
         let window = FullScreenWindow.make(title: "Sign in with your phone")
         box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 24)!

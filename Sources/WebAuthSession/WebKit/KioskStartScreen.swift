@@ -11,7 +11,7 @@ final class KioskStartScreen {
     private var onPress: (@WebKitActor () -> Void)?
 
     /// Shows `message` and a button labelled `action`; `onPress` runs once when it is pressed.
-    init(message: String, action: String, onPress: @escaping @WebKitActor () -> Void) throws(WebAuthSessionError) {
+    init(message: String, action: String, onPress: @escaping @WebKitActor () -> Void) throws(WebAuthenticationError) {
         try GTKEnvironment.ready(forPerson: true)
         self.message = message
         self.onPress = onPress

@@ -42,9 +42,9 @@ final class LoopbackRedirectListener {
     /// Binds `port` (0: a free one) on the loopback `host` (`127.0.0.1`, `[::1]` or `localhost`).
     /// `onRequest` sees each request to the path and returns whether it is the awaited one
     /// (answered with `reply`); one it refuses is answered `400`.
-    /// - Throws: ``WebAuthSessionError/loopbackListenerUnavailable(port:message:)`` when it cannot bind.
+    /// - Throws: ``WebAuthenticationError/loopbackListenerUnavailable(port:message:)`` when it cannot bind.
     init(host: String, port: Int, path: String, methods: Set<String>, reply: Reply,
-         onRequest: @escaping @WebKitActor (Request) -> Bool) throws(WebAuthSessionError) {
+         onRequest: @escaping @WebKitActor (Request) -> Bool) throws(WebAuthenticationError) {
         let server = GObjectReference(adopting: OpaquePointer(cwk_soup_server_new()!))
         self.server = server
         self.host = host

@@ -31,10 +31,10 @@ final class SignInPage {
     /// Creates the window and the view and starts loading `startURL`.
     init(startURL: URL,
          policy: NavigationPolicy,
-         options: SessionOptions,
+         options: WebAuthenticationOptions,
          logger: Logger,
          onEvent: @escaping @WebKitActor (WebAuthenticationEvent) -> Void,
-         onOutcome: @escaping @WebKitActor (Outcome) -> Void) throws(WebAuthSessionError) {
+         onOutcome: @escaping @WebKitActor (Outcome) -> Void) throws(WebAuthenticationError) {
         var idleLimit: Duration?
         if case .kiosk(_, let limit) = options.presentation { idleLimit = limit }
         self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers, idleLimit: idleLimit)
@@ -46,9 +46,9 @@ final class SignInPage {
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
-        let context = try WebContextPool.shared.context(for: options.websiteData)
+        let context = try WebContextsByProfile.shared.context(for: options.websiteData)
         if policy.redirectURI.kind == .customScheme {
-            WebContextPool.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
+            WebContextsByProfile.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
         let prewarmed = options.websiteData == .ephemeral ? PrewarmedView.shared.take(in: context) : nil
         let viewReference = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, options: options))
@@ -73,7 +73,7 @@ final class SignInPage {
         case .window: break
         case .kiosk, .headless: connectPrintRefusal(view: view)
         }
-        SessionRegistry.shared.register(self, view: view)
+        LiveSignInPages.shared.register(self, view: view)
         gtk_widget_show_all(window)
         request.withPointer { webkit_web_view_load_request(view, $0) }
     }
@@ -84,7 +84,7 @@ final class SignInPage {
     /// The window, until the page is closed or GTK destroyed it.
     var window: UnsafeMutablePointer<GtkWidget>? { windowReference?.pointer }
 
-    private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthSessionError)
+    private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthenticationError)
         -> GObjectReference<UnsafeMutablePointer<WebKitURIRequest>> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidOption("the start URL must be http or https, not '\(url.scheme ?? "")'")
@@ -103,7 +103,7 @@ final class SignInPage {
         return request
     }
 
-    private func configure(_ view: UnsafeMutablePointer<WebKitWebView>, options: SessionOptions) {
+    private func configure(_ view: UnsafeMutablePointer<WebKitWebView>, options: WebAuthenticationOptions) {
         let settings = webkit_web_view_get_settings(view)
         if let userAgent = options.userAgent { webkit_settings_set_user_agent(settings, userAgent) }
         webkit_settings_set_enable_developer_extras(settings, 0)
@@ -119,7 +119,7 @@ final class SignInPage {
     /// form post. Not once views are prewarmed, which keep it: without it they leaked, and views
     /// of both kinds side by side were slower than either (bench/NOTES.md). A page a person sees
     /// keeps WebKit's default: a captcha may need WebGL.
-    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, options: SessionOptions) -> UnsafeMutablePointer<WebKitWebView> {
+    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, options: WebAuthenticationOptions) -> UnsafeMutablePointer<WebKitWebView> {
         let view = cwk_web_view_new(context, options.websiteData == .ephemeral ? 1 : 0)!
         if options.presentation == .headless, !PrewarmedView.shared.isEnabled {
             webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(view), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
@@ -127,7 +127,7 @@ final class SignInPage {
         return view
     }
 
-    private static func makeWindow(for options: SessionOptions) -> UnsafeMutablePointer<GtkWidget> {
+    private static func makeWindow(for options: WebAuthenticationOptions) -> UnsafeMutablePointer<GtkWidget> {
         switch options.presentation {
         case .headless:
             let window = gtk_offscreen_window_new()!
@@ -208,7 +208,7 @@ final class SignInPage {
     }
 
     /// Ends the session with `error` (cancellation, timeout, shutdown); ignored once it has ended.
-    func fail(_ error: WebAuthSessionError) {
+    func fail(_ error: WebAuthenticationError) {
         receive(.failed(error))
     }
 
@@ -265,7 +265,7 @@ final class SignInPage {
 
     // MARK: Settling
 
-    /// Ends the session with ``WebAuthSessionError/pageSettled(_:after:)`` once the page has
+    /// Ends the session with ``WebAuthenticationError/pageSettled(_:after:)`` once the page has
     /// gone `quiet` with no load, navigation or title event, and is not loading. Every event
     /// restarts the timer. Calling it again restarts the watch with the new `quiet`.
     func failWhenSettled(after quiet: Duration) {
@@ -310,12 +310,12 @@ final class SignInPage {
         idleWatch?.cancel()
         settleWatch?.cancel()
         (idleWatch, settleWatch, loopbackListener, chrome) = (nil, nil, nil, nil)
-        if let view { SessionRegistry.shared.unregister(view: view) }
+        if let view { LiveSignInPages.shared.unregister(view: view) }
         (windowReference, viewReference) = (nil, nil)
     }
 
     /// Asks GTK to close the window the way a window manager's close button does (it emits
-    /// `delete-event`, which ends the session as ``WebAuthSessionError/closedByUser``).
+    /// `delete-event`, which ends the session as ``WebAuthenticationError/closedByUser``).
     func requestWindowClose() {
         if let window { gtk_window_close(cwk_window(window)) }
     }

@@ -3,7 +3,7 @@ internal import CWebKitGTK
 /// `webkit_website_data_manager_clear` as an `async` call.
 @WebKitActor
 enum WebsiteDataClearing {
-    static func clearAll(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>, path: String) async throws(WebAuthSessionError) {
+    static func clearAll(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>, path: String) async throws(WebAuthenticationError) {
         let failure: String? = await withCheckedContinuation { continuation in
             webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, { source, result, data in
                 guard let continuation = RetainedValue<CheckedContinuation<String?, Never>>.take(data) else { return }

@@ -6,7 +6,7 @@ import WebAuthSession
 enum DesktopPopupSnippet {
     static func run(client: OpenIDConnectClient, myGtkWindow: UnsafeMutableRawPointer) async throws -> SignInResult {
 // snippet.show
-var options = SessionOptions()                                  // .window() is the default presentation
+var options = WebAuthenticationOptions()                                  // .window() is the default presentation
 options.parentWindow = ParentWindow(gtkWindow: myGtkWindow)     // optional: transient for and modal to your window
 let result = try await client.signIn(options: options)
 // snippet.hide

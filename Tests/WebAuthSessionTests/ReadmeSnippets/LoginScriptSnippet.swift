@@ -5,7 +5,7 @@ import OpenIDConnect
 import WebAuthSession
 
 enum LoginScriptSnippet {
-    static func run(client: OpenIDConnectClient, options: SessionOptions) async throws -> SignInResult {
+    static func run(client: OpenIDConnectClient, options: WebAuthenticationOptions) async throws -> SignInResult {
 // snippet.show
 let script = LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("ALICE_PASSWORD")),
                           .click("#sign-in")])

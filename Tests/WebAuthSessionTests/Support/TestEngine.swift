@@ -13,17 +13,17 @@ enum TestEngine {
 
     /// Options for a test session: headless unless asked, a generous timeout that only
     /// bounds a broken test (no test relies on it firing, except the timeout test).
-    static func options(_ presentation: SessionOptions.Presentation = .headless,
-                        timeout: Duration = .seconds(60)) -> SessionOptions {
+    static func options(_ presentation: WebAuthenticationOptions.Presentation = .headless,
+                        timeout: Duration = .seconds(60)) -> WebAuthenticationOptions {
         _ = configured
-        var options = SessionOptions()
+        var options = WebAuthenticationOptions()
         options.presentation = presentation
         options.timeout = timeout
         return options
     }
 
     /// A session for `url` that catches `redirectURI`.
-    static func session(_ url: URL, redirectURI: String, options: SessionOptions = options()) throws -> WebAuthenticationSession {
+    static func session(_ url: URL, redirectURI: String, options: WebAuthenticationOptions = options()) throws -> WebAuthenticationSession {
         _ = configured
         return WebAuthenticationSession(url: url, redirectURI: try RedirectURI(redirectURI), options: options)
     }

@@ -3,8 +3,8 @@ internal import CWebKitGTK
 /// The live sign-in pages, by web view, so process-wide callbacks (custom-scheme requests,
 /// shutdown) reach the page they belong to. It also counts views and windows for diagnostics.
 @WebKitActor
-final class SessionRegistry {
-    static let shared = SessionRegistry()
+final class LiveSignInPages {
+    static let shared = LiveSignInPages()
 
     private var pages: [UnsafeMutableRawPointer: SignInPage] = [:]
     /// Web views created and not yet finalized (counted by GObject weak references).
@@ -16,8 +16,8 @@ final class SessionRegistry {
         liveViewCount += 1
         let key = UInt(bitPattern: view)
         finalizations[key] = FinalizationWatch(view) {
-            SessionRegistry.shared.liveViewCount -= 1
-            SessionRegistry.shared.finalizations[key] = nil
+            LiveSignInPages.shared.liveViewCount -= 1
+            LiveSignInPages.shared.finalizations[key] = nil
         }
     }
 
@@ -30,7 +30,7 @@ final class SessionRegistry {
     }
 
     /// Ends every live session with `reason` and destroys its window now.
-    func closeAll(reason: WebAuthSessionError) {
+    func closeAll(reason: WebAuthenticationError) {
         for page in pages.values {
             page.fail(reason)
             page.close()

@@ -2,7 +2,7 @@ import OpenIDConnect
 
 /// Why a sign-in session did not return a callback. Each case carries what a caller needs to act.
 /// The URLs it carries have their values redacted (`URLRedaction`), so a message can be shown or logged.
-public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The person closed the window (or the page closed itself) before the redirect.
     case closedByUser
     /// The program cancelled: the calling `Task` was cancelled or ``WebAuthenticationSession/cancel()`` was called.
@@ -21,7 +21,7 @@ public enum WebAuthSessionError: Error, Sendable, Hashable, CustomStringConverti
     /// neither `DISPLAY` nor `WAYLAND_DISPLAY` is set (SSH, a service, CI). The engine starts no
     /// invisible X server for a person. Sign in another way (the device authorization grant,
     /// ``OpenIDConnectClient/deviceAuthorization(scopes:additionalParameters:endpoint:)``, or the system browser),
-    /// render ``SessionOptions/Presentation/headless`` for a script, or choose
+    /// render ``WebAuthenticationOptions/Presentation/headless`` for a script, or choose
     /// ``EngineConfiguration/Display/virtual`` to render windows on a private Xvfb on purpose.
     case noDisplayForWindow
     /// The redirect arrived but could not be read (duplicate parameter, broken encoding).

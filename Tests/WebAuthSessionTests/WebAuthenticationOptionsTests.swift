@@ -19,7 +19,7 @@ extension EngineTests {
                 """)
         }
 
-        private func visit(_ url: URL, _ websiteData: SessionOptions.WebsiteData) async throws -> RedirectCallback {
+        private func visit(_ url: URL, _ websiteData: WebAuthenticationOptions.WebsiteData) async throws -> RedirectCallback {
             var options = TestEngine.options()
             options.websiteData = websiteData
             return try await TestEngine.session(url, redirectURI: "com.example:/cb", options: options).start()
@@ -29,7 +29,7 @@ extension EngineTests {
         func ephemeralIsolation() async throws {
             let site = try await TestSite.start()
             let page = reportingPage(on: site)
-            #expect(SessionOptions().websiteData == .ephemeral)
+            #expect(WebAuthenticationOptions().websiteData == .ephemeral)
             let first = try await visit(page, .ephemeral)
             #expect(first["cookie"] == "" && first["stored"] == "")
             let second = try await visit(page, .ephemeral)
@@ -71,7 +71,7 @@ extension EngineTests {
                 _ = try await visit(reportingPage(on: site), .persistent(profileDirectory: blocker.appendingPathComponent("profile")))
                 Issue.record("expected profileUnavailable")
             } catch {
-                guard case .profileUnavailable = error as? WebAuthSessionError else { throw error }
+                guard case .profileUnavailable = error as? WebAuthenticationError else { throw error }
             }
         }
 

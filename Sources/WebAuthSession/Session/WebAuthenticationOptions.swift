@@ -1,17 +1,17 @@
 import Foundation
 
 /// How a sign-in session is shown and what it keeps. Every default is the safe one.
-public struct SessionOptions: Sendable {
+public struct WebAuthenticationOptions: Sendable {
     /// How the page is presented.
     public enum Presentation: Sendable, Hashable {
         /// A window a person can see and use. With no display it fails with
-        /// ``WebAuthSessionError/noDisplayForWindow`` (unless ``EngineConfiguration/Display/virtual`` is chosen).
+        /// ``WebAuthenticationError/noDisplayForWindow`` (unless ``EngineConfiguration/Display/virtual`` is chosen).
         case window(width: Int = 480, height: Int = 640)
         /// Never on screen: the page renders off screen, for scripts and tests.
         case headless
         /// Full screen for a kiosk: no decorations, no context menu, no developer tools, no
         /// downloads, no file chooser, no new windows, navigation only to the start page's host
-        /// and `allowedHosts`, and the session ends as ``WebAuthSessionError/abandoned(after:)``
+        /// and `allowedHosts`, and the session ends as ``WebAuthenticationError/abandoned(after:)``
         /// after `idleTimeout` without input. ``KioskStation`` runs visitor after visitor.
         case kiosk(allowedHosts: [String] = [], idleTimeout: Duration = .seconds(120))
     }
@@ -27,7 +27,7 @@ public struct SessionOptions: Sendable {
 
     /// How the page is presented. Default: a 480×640 window.
     public var presentation: Presentation = .window()
-    /// How long to wait for the redirect before failing with ``WebAuthSessionError/timedOut(after:lastURL:)``. Default: 5 minutes.
+    /// How long to wait for the redirect before failing with ``WebAuthenticationError/timedOut(after:lastURL:)``. Default: 5 minutes.
     public var timeout: Duration = .seconds(300)
     /// Where website data lives. Default: ``WebsiteData/ephemeral``.
     public var websiteData: WebsiteData = .ephemeral
@@ -38,7 +38,7 @@ public struct SessionOptions: Sendable {
     /// A GTK application's window to be transient for and modal to. Default: none.
     public var parentWindow: ParentWindow?
     /// Text that, found in a page's address or visible text, means the provider refuses
-    /// embedded web views; the session then ends with ``WebAuthSessionError/embeddedViewRefused(url:host:)``.
+    /// embedded web views; the session then ends with ``WebAuthenticationError/embeddedViewRefused(url:host:)``.
     /// Default: Google's `disallowed_useragent` and its "This browser or app may not be secure". Empty: no check.
     public var embeddedViewRefusalMarkers: [String] = ["disallowed_useragent", "This browser or app may not be secure"]
 

@@ -9,8 +9,8 @@ internal import CWebKitGTK
 /// context of its own. TLS errors are fatal and downloads cancelled in every context, and every
 /// context runs its web processes in WebKit's sandbox where the machine allows it (``WebProcessSandbox``).
 @WebKitActor
-final class WebContextPool {
-    static let shared = WebContextPool()
+final class WebContextsByProfile {
+    static let shared = WebContextsByProfile()
 
     private var ephemeralContext: UnsafeMutablePointer<WebKitWebContext>?
     private var profileContexts: [String: UnsafeMutablePointer<WebKitWebContext>] = [:]
@@ -19,7 +19,7 @@ final class WebContextPool {
     private var downloadHandlers: [SignalConnection] = []
 
     /// The context for `websiteData`, created on first use.
-    func context(for websiteData: SessionOptions.WebsiteData) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebContext> {
+    func context(for websiteData: WebAuthenticationOptions.WebsiteData) throws(WebAuthenticationError) -> UnsafeMutablePointer<WebKitWebContext> {
         switch websiteData {
         case .ephemeral:
             if let ephemeralContext { return ephemeralContext }
@@ -45,7 +45,7 @@ final class WebContextPool {
     }
 
     /// The website data manager of a profile directory's context.
-    func dataManager(profileDirectory: URL) throws(WebAuthSessionError) -> UnsafeMutablePointer<WebKitWebsiteDataManager> {
+    func dataManager(profileDirectory: URL) throws(WebAuthenticationError) -> UnsafeMutablePointer<WebKitWebsiteDataManager> {
         webkit_web_context_get_website_data_manager(try context(for: .persistent(profileDirectory: profileDirectory)))
     }
 
@@ -57,7 +57,7 @@ final class WebContextPool {
             guard let request else { return }
             WebKitActor.assumeIsolated {
                 let view = webkit_uri_scheme_request_get_web_view(request)
-                if let page = SessionRegistry.shared.page(for: view) {
+                if let page = LiveSignInPages.shared.page(for: view) {
                     page.receiveSchemeRequest(request)
                 } else {
                     SchemeRequest.refuse(request, because: "no sign-in session is waiting for this redirect")
@@ -85,12 +85,12 @@ final class WebContextPool {
         WebKitActor.assumeIsolated {
             webkit_download_cancel(download)
             let url = webkit_download_get_request(download).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
-            guard let page = SessionRegistry.shared.page(for: webkit_download_get_web_view(download)) else { return }
+            guard let page = LiveSignInPages.shared.page(for: webkit_download_get_web_view(download)) else { return }
             page.receive(.downloadStarted(url: url))
         }
     }
 
-    private static func profileDataManager(at path: String) throws(WebAuthSessionError) -> GObjectReference<UnsafeMutablePointer<WebKitWebsiteDataManager>> {
+    private static func profileDataManager(at path: String) throws(WebAuthenticationError) -> GObjectReference<UnsafeMutablePointer<WebKitWebsiteDataManager>> {
         let data = path + "/data"
         let cache = path + "/cache"
         do {
