@@ -90,7 +90,8 @@ let package = Package(
                 "DevProvider",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Fixtures"]  // read by path (#filePath), as the files a user's disk holds
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),

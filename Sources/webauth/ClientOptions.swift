@@ -5,7 +5,7 @@ import WebAuthSession
 
 /// Which provider and client to use: flags, else the `--config` file, else the environment.
 struct ClientOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes, allow_insecure_http (flags override it).",
+    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes, allow_insecure_http, store (flags override it).",
                                valueName: "file"))
     var config: String?
 
@@ -62,7 +62,17 @@ struct ClientOptions: ParsableArguments {
                               authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret")),
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
-                              parameters: try file?.parameters("parameters") ?? [:])
+                              parameters: try file?.parameters("parameters") ?? [:],
+                              store: try Self.store(fromFile("store"), in: config))
+    }
+
+    /// `store` from the configuration file: keyring, file or none.
+    private static func store(_ text: String?, in path: String?) throws(CommandFailure) -> StoreChoice? {
+        guard let text else { return nil }
+        guard let choice = StoreChoice(rawValue: text) else {
+            throw CommandFailure(.usage, "store in \(path ?? "--config") must be keyring, file or none, not '\(text)'")
+        }
+        return choice
     }
 
     private static func url(_ text: String, _ what: String) throws(CommandFailure) -> URL {
@@ -85,6 +95,8 @@ struct ClientSettings {
     let scopes: [String]?
     /// Authorization parameters from the configuration file.
     let parameters: [String: String]
+    /// Where the configuration file says to keep the sign-in.
+    let store: StoreChoice?
 
     var client: OpenIDConnectClient {
         OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,

@@ -11,8 +11,8 @@ struct Login: AsyncParsableCommand {
         discussion: """
             Shows the provider's login page (in a window, or headless with --headless), catches the \
             redirect, exchanges the code with PKCE, validates the ID token, saves the sign-in (the \
-            Secret Service when available, else a 0600 file under $XDG_STATE_HOME/webauthsession), \
-            and prints a JSON summary: subject, scopes, access-token expiry, ID-token claims. Tokens \
+            Secret Service when available, else a 0600 file under $XDG_STATE_HOME/webauthsession; \
+            --store chooses), and prints a JSON summary: subject, scopes, access-token expiry, ID-token claims. Tokens \
             are printed only with --show-tokens.
             """)
 
@@ -66,47 +66,76 @@ struct Login: AsyncParsableCommand {
             let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
-            let store = try profile.store()
-            let verbose = presentation.verbose
-            let shown = SessionBox()
-            let progress = ScriptProgress()
-            let outcome: Result<SignInResult, SignInError>
-            do {
-                outcome = .success(try await narrator.waiting(for: "the sign-in") {
-                    if systemBrowser {
-                        return try await settings.client.signInWithSystemBrowser(
-                            scopes: scopes, additionalParameters: parameters, browser: browserCommand.map { .command([$0]) } ?? .desktopDefault,
-                            timeout: .seconds(presentation.timeout))
-                    }
-                    return try await settings.client.signIn(
-                        scopes: scopes, responseType: responseType, additionalParameters: parameters,
-                        options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
-                            shown.session = session
-                            narrator.follow(session)
-                            try await loginScript?.run(in: session) { number, step in
-                                progress.starting(number)
-                                if verbose { narrator.say("step \(number): \(step)") }
-                            }
-                            progress.finish()
+            let name = profile.name
+            // Checked before any page opens, so that a sign-in is never made for nowhere to keep it.
+            guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {
+                let state = try await signIn(settings, scopes, parameters, responseType, loginScript, narrator)
+                print(SignInSummary.json(state, store: "none", showTokens: showTokens).description)
+                return
+            }
+            try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: .seconds(presentation.timeout)) {
+                let previous = try await ProfileStore.load(name, from: store)
+                var state = try await signIn(settings, scopes, parameters, responseType, loginScript, narrator)
+                state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
+                                           authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference())
+                do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
+                if let previous { await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, narrator) }
+                print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: showTokens).description)
+            }
+        }
+    }
+
+    /// Signs in as the options say; a failure leaves its artefacts when asked for (or with a script).
+    private func signIn(_ settings: ClientSettings, _ scopes: [String], _ parameters: [String: String],
+                        _ responseType: AuthorizationRequest.ResponseType, _ loginScript: LoginScript?,
+                        _ narrator: Narrator) async throws -> AuthState {
+        let verbose = presentation.verbose
+        let shown = SessionBox()
+        let progress = ScriptProgress()
+        let outcome: Result<SignInResult, SignInError>
+        do {
+            outcome = .success(try await narrator.waiting(for: "the sign-in") {
+                if systemBrowser {
+                    return try await settings.client.signInWithSystemBrowser(
+                        scopes: scopes, additionalParameters: parameters, browser: browserCommand.map { .command([$0]) } ?? .desktopDefault,
+                        timeout: .seconds(presentation.timeout))
+                }
+                return try await settings.client.signIn(
+                    scopes: scopes, responseType: responseType, additionalParameters: parameters,
+                    options: presentation.sessionOptions(websiteData: profile.websiteData())) { session in
+                        shown.session = session
+                        narrator.follow(session)
+                        try await loginScript?.run(in: session) { number, step in
+                            progress.starting(number)
+                            if verbose { narrator.say("step \(number): \(step)") }
                         }
-                })
-            } catch let error as SignInError {
-                outcome = .failure(error)
-            }
-            if let trace { await Self.writeTrace(of: shown.session, to: trace, narrator) }
-            let state: AuthState
-            switch outcome {
-            case .success(let result): state = result.authState
-            case .failure(let error):
-                // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
-                if Task.isCancelled { throw CommandFailure(error) }
-                if case .script(_, let report?) = error { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
-                guard var report = await shown.session?.failureSnapshot, loginScript != nil || artifacts != nil else { throw CommandFailure(error) }
-                if let loginScript { progress.describe(loginScript, in: &report) }
-                throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts)
-            }
-            do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
-            print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+                        progress.finish()
+                    }
+            })
+        } catch let error as SignInError {
+            outcome = .failure(error)
+        }
+        if let trace { await Self.writeTrace(of: shown.session, to: trace, narrator) }
+        switch outcome {
+        case .success(let result): return result.authState
+        case .failure(let error):
+            // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
+            if Task.isCancelled { throw CommandFailure(error) }
+            if case .script(_, let report?) = error { throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts) }
+            guard var report = await shown.session?.failureSnapshot, loginScript != nil || artifacts != nil else { throw CommandFailure(error) }
+            if let loginScript { progress.describe(loginScript, in: &report) }
+            throw Self.leavingArtifacts(CommandFailure(error), report, in: artifacts)
+        }
+    }
+
+    /// Revokes the refresh token of the sign-in a new one replaced (same provider and client), so
+    /// that none is left valid and unknown; a failure is only a warning.
+    private static func revokeRefreshToken(of previous: AuthState, replacedBy state: AuthState, _ authentication: ClientAuthentication,
+                                           _ narrator: Narrator) async {
+        guard previous.configuration.issuer == state.configuration.issuer, previous.clientID == state.clientID,
+              previous.refreshToken != state.refreshToken else { return }
+        do { _ = try await previous.revokeRefreshToken(authentication: authentication) } catch {
+            narrator.warn("the replaced sign-in's refresh token could not be revoked: \(error)")
         }
     }
 

@@ -13,5 +13,5 @@ struct WebAuth: AsyncParsableCommand {
             64 a usage or configuration error; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by \
             SIGTERM.
             """,
-        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Provider.self])
+        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Provider.self])
 }
