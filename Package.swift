@@ -98,7 +98,8 @@ let package = Package(
                 "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Fixtures"]  // read by path (#filePath), as the files a user's disk holds
         ),
         .target(name: "TestSupport", dependencies: ["OpenIDConnect"], path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),

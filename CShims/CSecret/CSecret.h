@@ -25,4 +25,49 @@ static inline GHashTable *cws_store_attributes(const char *name) {
     return attributes;
 }
 
+/*
+ * Issue 13 items 7 and 9 (the store check and `webauth profiles`). Both run blocking D-Bus calls
+ * and are called on a thread of their own, never on Swift's cooperative pool.
+ */
+
+/** What the keyring's default collection (where new items go) is like. */
+typedef enum {
+    CWS_COLLECTION_USABLE,      /* there, and unlocked */
+    CWS_COLLECTION_MISSING,     /* no default collection (no "login" keyring): a new item has nowhere to go */
+    CWS_COLLECTION_LOCKED,      /* there, but locked */
+    CWS_SERVICE_UNREACHABLE     /* no Secret Service answered; *error says why */
+} CWSCollectionState;
+
+/** The default collection's state; *label gets its label when there is one (free with g_free). */
+static inline CWSCollectionState cws_default_collection_state(gchar **label, GError **error) {
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, error);
+    if (service == NULL) return CWS_SERVICE_UNREACHABLE;
+    SecretCollection *collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT,
+                                                                    SECRET_COLLECTION_NONE, NULL, error);
+    g_object_unref(service);
+    if (collection == NULL) return *error != NULL ? CWS_SERVICE_UNREACHABLE : CWS_COLLECTION_MISSING;
+    *label = secret_collection_get_label(collection);
+    gboolean locked = secret_collection_get_locked(collection);
+    g_object_unref(collection);
+    return locked ? CWS_COLLECTION_LOCKED : CWS_COLLECTION_USABLE;
+}
+
+/** The store names of every saved auth state, NULL-terminated (free with g_strfreev); on an
+ *  error, *error is set and the list is empty. */
+static inline gchar **cws_saved_store_names(GError **error) {
+    GHashTable *any = g_hash_table_new(g_str_hash, g_str_equal);
+    GList *items = secret_password_searchv_sync(cws_auth_state_schema(), any, SECRET_SEARCH_ALL, NULL, error);
+    g_hash_table_unref(any);
+    GPtrArray *names = g_ptr_array_new();
+    for (GList *item = items; item != NULL; item = item->next) {
+        GHashTable *attributes = secret_retrievable_get_attributes(SECRET_RETRIEVABLE(item->data));
+        const gchar *name = g_hash_table_lookup(attributes, "store");
+        if (name != NULL) g_ptr_array_add(names, g_strdup(name));
+        g_hash_table_unref(attributes);
+    }
+    g_list_free_full(items, g_object_unref);
+    g_ptr_array_add(names, NULL);
+    return (gchar **)g_ptr_array_free(names, FALSE);
+}
+
 #endif /* CSECRET_H */

@@ -159,6 +159,9 @@ public final class OpenIDProvider: Sendable {
     /// How many refresh-token grants the token endpoint has answered, successful or not.
     public var refreshCount: Int { requestCount("/token#refresh_token") }
 
+    /// How many refresh tokens are valid now (issued, and neither used by a rotation nor revoked).
+    public var liveRefreshTokenCount: Int { state.withLock { $0.refreshTokens.count } }
+
     /// The messages sent so far, oldest first.
     public var outbox: [OutboxMessage] { state.withLock { $0.outbox } }
 

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Everything a signed-in client keeps: the provider, the last authorization and token
-/// responses, the validated ID token, and whether the person must sign in again. One `Codable`,
-/// versioned value, saved whole.
+/// responses, the validated ID token, whether the person must sign in again, and what later runs
+/// need to act for the client (``SavedClient``). One `Codable`, versioned value, saved whole.
+///
+/// Versions: 1 had no ``client``; 2 adds it. An older value is migrated when it is read (its
+/// ``client`` is `nil`); a newer one is refused.
 public struct AuthState: Sendable, Hashable, Codable {
-    /// The format version this library writes and reads.
-    public static let currentVersion = 1
+    /// The format version this library writes; it reads this one and every older one.
+    public static let currentVersion = 2
 
     /// Why the state can no longer be refreshed.
     public enum ReauthenticationReason: Sendable, Hashable, Codable {
@@ -31,6 +34,9 @@ public struct AuthState: Sendable, Hashable, Codable {
     public var idToken: IDToken?
     /// Set when only a new sign-in can help; `nil` while the state is usable.
     public var reauthenticationReason: ReauthenticationReason?
+    /// What later runs need to act for the client; `nil` in a state migrated from version 1, or
+    /// made by an application that keeps that itself.
+    public var client: SavedClient?
 
     /// A state from a completed sign-in.
     public init(configuration: ProviderConfiguration, clientID: String, authorizationResponse: AuthorizationResponse?,
@@ -68,22 +74,24 @@ public struct AuthState: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case version, configuration, clientID = "client_id", lastAuthorizationResponse = "last_authorization_response"
         case lastTokenResponse = "last_token_response", idToken = "id_token"
-        case reauthenticationReason = "reauthentication_reason"
+        case reauthenticationReason = "reauthentication_reason", client
     }
 
-    /// Decodes a saved state; a version this library does not know is refused.
+    /// Decodes a saved state, migrating an older version to the current one; a newer version is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
-        guard version == Self.currentVersion else {
+        let saved = try container.decode(Int.self, forKey: .version)
+        guard (1...Self.currentVersion).contains(saved) else {
             throw DecodingError.dataCorruptedError(forKey: .version, in: container,
-                                                   debugDescription: "auth state version \(version) is not \(Self.currentVersion)")
+                                                   debugDescription: "auth state version \(saved) is not 1 to \(Self.currentVersion)")
         }
+        version = Self.currentVersion  // version 1 differs only by the missing `client`
         configuration = try container.decode(ProviderConfiguration.self, forKey: .configuration)
         clientID = try container.decode(String.self, forKey: .clientID)
         lastAuthorizationResponse = try container.decodeIfPresent(AuthorizationResponse.self, forKey: .lastAuthorizationResponse)
         lastTokenResponse = try container.decodeIfPresent(TokenResponse.self, forKey: .lastTokenResponse)
         idToken = try container.decodeIfPresent(IDToken.self, forKey: .idToken)
         reauthenticationReason = try container.decodeIfPresent(ReauthenticationReason.self, forKey: .reauthenticationReason)
+        client = saved >= 2 ? try container.decodeIfPresent(SavedClient.self, forKey: .client) : nil
     }
 }

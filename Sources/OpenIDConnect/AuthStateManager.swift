@@ -39,7 +39,7 @@ public actor AuthStateManager {
     public init(state: AuthState, store: any AuthStateStore, authentication: ClientAuthentication = .none,
                 tolerance: Duration = .seconds(60), http: any HTTPClient = URLSessionHTTPClient()) {
         self.init(state: state, authentication: authentication, tolerance: tolerance, http: http,
-                  save: { try store.save($0) }, shared: store as? any SharedAuthStateStore)
+                  save: { try await store.save($0) }, shared: store as? any SharedAuthStateStore)
     }
 
     private init(state: AuthState, authentication: ClientAuthentication, tolerance: Duration, http: any HTTPClient,
@@ -144,7 +144,7 @@ public actor AuthStateManager {
 
     private func refreshUnderLock(_ store: any SharedAuthStateStore) async throws(AuthStateError) -> AuthState {
         let stored: AuthState?
-        do { stored = try store.load() } catch { throw .saveFailed(String(describing: error)) }
+        do { stored = try await store.load() } catch { throw .saveFailed(String(describing: error)) }
         if let stored, stored.accessToken != state.accessToken, stored.reauthenticationReason == nil {
             state = stored  // another process refreshed first: its tokens are as new as a refresh would give
             if stored.isAccessTokenFresh(tolerance: .zero) { return stored }

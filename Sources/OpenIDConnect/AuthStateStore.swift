@@ -1,13 +1,14 @@
 import Foundation
 
-/// Somewhere an ``AuthState`` is kept between runs.
+/// Somewhere an ``AuthState`` is kept between runs. The requirements are `async` so that a store
+/// that talks to another process (the Secret Service) never blocks a thread of Swift's pool.
 public protocol AuthStateStore: Sendable {
     /// The saved state, or `nil` when there is none.
-    func load() throws(AuthStateStoreError) -> AuthState?
+    func load() async throws(AuthStateStoreError) -> AuthState?
     /// Saves `state` in place of the previous one, all or nothing.
-    func save(_ state: AuthState) throws(AuthStateStoreError)
+    func save(_ state: AuthState) async throws(AuthStateStoreError)
     /// Deletes the saved state; none is not an error.
-    func remove() throws(AuthStateStoreError)
+    func remove() async throws(AuthStateStoreError)
 }
 
 /// The saved form of an ``AuthState``, shared by every store: a JSON object with a format marker,
@@ -23,14 +24,18 @@ package enum AuthStateArchive {
         }
     }
 
-    /// The state in `data`.
+    /// The state in `data`, migrated to ``AuthState/currentVersion`` if it is older.
     /// - Throws: ``AuthStateStoreError/foreignFile(path:)`` for someone else's content,
-    ///   ``AuthStateStoreError/corrupt(path:reason:)`` for ours, damaged or of another version.
+    ///   ``AuthStateStoreError/newerVersion(path:version:)`` for a format this library does not know yet,
+    ///   ``AuthStateStoreError/corrupt(path:reason:)`` for ours, damaged.
     package static func decode(_ data: Data, location: String) throws(AuthStateStoreError) -> AuthState {
         guard let marker = try? JSONDecoder().decode(FormatMarker.self, from: data) else {
             throw .corrupt(path: location, reason: "not a JSON object")
         }
         guard marker.format == format else { throw .foreignFile(path: location) }
+        if let version = marker.state?.version, version > AuthState.currentVersion {
+            throw .newerVersion(path: location, version: version)
+        }
         do {
             return try JSONDecoder().decode(Archive.self, from: data).state
         } catch {
@@ -38,7 +43,11 @@ package enum AuthStateArchive {
         }
     }
 
-    private struct FormatMarker: Decodable { let format: String? }
+    private struct FormatMarker: Decodable {
+        struct Version: Decodable { let version: Int? }
+        let format: String?
+        let state: Version?
+    }
     private struct Archive: Codable {
         let format: String
         let state: AuthState

@@ -54,6 +54,59 @@ public struct FileAuthStateStore: SharedAuthStateStore {
     public func save(_ state: AuthState) throws(AuthStateStoreError) {
         if FileManager.default.fileExists(atPath: fileURL.path) { _ = try load() }  // refuses to overwrite what is not ours
         let encoded = try AuthStateArchive.encode(state, location: fileURL.path)
+        try checkWritable()
+        try writeAtomically(encoded, directory: fileURL.deletingLastPathComponent().path)
+    }
+
+    /// Holds `flock(LOCK_EX)` on `NAME.lock` while `body` runs. A wait for the lock happens on a
+    /// thread of its own, never on one of Swift's cooperative threads.
+    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened or the
+    ///   directory cannot be written (checked before `body`, so a refresh token is not spent on
+    ///   tokens that could not be saved), ``AuthStateStoreError/lockFileIsSymbolicLink(path:)``,
+    ///   ``AuthStateStoreError/directoryNotOwned(path:owner:)``,
+    ///   ``AuthStateStoreError/directoryWritableByOthers(path:mode:)``, or `body`'s error.
+    public func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await withExclusiveLock(waitingAtMost: nil, whileWaiting: {}, body)
+    }
+
+    /// ``withExclusiveLock(_:)``, saying when it has to wait and waiting only so long: when another
+    /// process holds the lock, `whileWaiting` is called once, then the wait lasts at most `limit`
+    /// (`nil`: as long as it takes) and ends early if the task is cancelled.
+    /// - Throws: what ``withExclusiveLock(_:)`` throws, ``AuthStateStoreError/lockWaitTimedOut(path:)``
+    ///   when `limit` passed first, `CancellationError` when the task was cancelled first.
+    public func withExclusiveLock<T: Sendable>(waitingAtMost limit: Duration?, whileWaiting: () -> Void,
+                                               _ body: @Sendable () async throws -> T) async throws -> T {
+        let lockPath = fileURL.deletingPathExtension().path + ".lock"
+        try checkWritable()
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw AuthStateStoreError.lockFileIsSymbolicLink(path: lockPath) }
+            throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno)))
+        }
+        var ownsDescriptor = true
+        defer { if ownsDescriptor { close(fd) } }  // closing releases the lock
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
+            whileWaiting()
+            switch await LockWait.wait(for: fd, atMost: limit) {
+            case .held: break
+            case .failed(let code): throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(code)))
+            case .gaveUp:
+                ownsDescriptor = false  // the waiting thread closes it when its flock returns
+                try Task.checkCancellation()
+                throw AuthStateStoreError.lockWaitTimedOut(path: lockPath)
+            }
+        }
+        let directory = fileURL.deletingLastPathComponent().path
+        guard access(directory, W_OK) == 0 else { throw AuthStateStoreError.io(path: directory, message: String(cString: strerror(errno))) }
+        return try await body()
+    }
+
+    /// Checks that a state can be saved here: the folder exists (it is made 0700 if not), belongs
+    /// to this user, nobody else may write to it, and it can be written.
+    /// - Throws: ``AuthStateStoreError/io(path:message:)``, ``AuthStateStoreError/directoryNotOwned(path:owner:)``,
+    ///   ``AuthStateStoreError/directoryWritableByOthers(path:mode:)``.
+    public func checkWritable() throws(AuthStateStoreError) {
         let directory = fileURL.deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -62,38 +115,24 @@ public struct FileAuthStateStore: SharedAuthStateStore {
             throw .io(path: directory, message: error.localizedDescription)
         }
         try Self.checkDirectory(directory)
-        try writeAtomically(encoded, directory: directory)
+        guard access(directory, W_OK) == 0 else { throw .io(path: directory, message: String(cString: strerror(errno))) }
     }
 
-    /// Holds `flock(LOCK_EX)` on `NAME.lock` while `body` runs. The wait for the lock happens on a
-    /// thread of its own, never on one of Swift's cooperative threads.
-    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened or the
-    ///   directory cannot be written (checked before `body`, so a refresh token is not spent on
-    ///   tokens that could not be saved), ``AuthStateStoreError/lockFileIsSymbolicLink(path:)``,
-    ///   ``AuthStateStoreError/directoryNotOwned(path:owner:)``,
-    ///   ``AuthStateStoreError/directoryWritableByOthers(path:mode:)``, or `body`'s error.
-    public func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        let lockPath = fileURL.deletingPathExtension().path + ".lock"
-        let directory = fileURL.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+    /// The names of the states saved in `directory`, or in the XDG state directory taken from
+    /// `environment`, sorted; none when the folder does not exist.
+    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the folder cannot be read, and the
+    ///   folder errors of ``load()``.
+    public static func savedNames(directory: URL? = nil,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) throws(AuthStateStoreError) -> [String] {
+        let base = (directory ?? stateDirectory(environment)).path
+        try checkDirectory(base)
+        let entries: [String]
+        do { entries = try FileManager.default.contentsOfDirectory(atPath: base) } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return []
         } catch {
-            throw AuthStateStoreError.io(path: directory, message: error.localizedDescription)
+            throw .io(path: base, message: error.localizedDescription)
         }
-        try Self.checkDirectory(directory)
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw AuthStateStoreError.lockFileIsSymbolicLink(path: lockPath) }
-            throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno)))
-        }
-        defer { close(fd) }  // closing releases the lock
-        let locked: Bool = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: flock(fd, LOCK_EX) == 0) }
-        }
-        guard locked else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
-        guard access(directory, W_OK) == 0 else { throw AuthStateStoreError.io(path: directory, message: String(cString: strerror(errno))) }
-        return try await body()
+        return entries.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(".json".count)) }.sorted()
     }
 
     /// Deletes the saved state (signing out). No file is not an error.
@@ -146,8 +185,11 @@ public struct FileAuthStateStore: SharedAuthStateStore {
 public enum AuthStateStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The store name is empty or contains `/`.
     case invalidName(String)
-    /// The file is ours but unreadable (damaged, or from an unknown version). It is left as it is.
+    /// The file is ours but unreadable (damaged). It is left as it is; removing it (signing out) is the fix.
     case corrupt(path: String, reason: String)
+    /// The file was written by a newer version of this library, in a format this one does not
+    /// know. It is left as it is: use the newer version, or remove it (sign out) and sign in again.
+    case newerVersion(path: String, version: Int)
     /// The file is not a saved state of this library. It is left as it is.
     case foreignFile(path: String)
     /// Reading or writing failed (permissions, a full disk...). The previous state is intact.
@@ -160,11 +202,16 @@ public enum AuthStateStoreError: Error, Sendable, Hashable, CustomStringConverti
     case directoryWritableByOthers(path: String, mode: UInt32)
     /// The lock file is a symbolic link (planted to make the store write elsewhere): refused, not followed.
     case lockFileIsSymbolicLink(path: String)
+    /// Another process held the lock longer than the wait allowed (another sign-in of the same name).
+    case lockWaitTimedOut(path: String)
 
     public var description: String {
         switch self {
         case .invalidName(let name): "'\(name)' cannot name a store"
-        case .corrupt(let path, let reason): "\(path) is damaged (\(reason)); it was left untouched"
+        case .corrupt(let path, let reason): "\(path) is damaged (\(reason)); it was left untouched: remove it to sign in again"
+        case .newerVersion(let path, let version):
+            "\(path) was saved by a newer version (format \(version); this one reads up to \(AuthState.currentVersion)); "
+                + "it was left untouched: use the newer version, or remove it to sign in again"
         case .foreignFile(let path): "\(path) is not a WebAuthSession state file; it was left untouched"
         case .io(let path, let message): "\(path): \(message)"
         case .directoryNotOwned(let path, let owner):
@@ -172,6 +219,7 @@ public enum AuthStateStoreError: Error, Sendable, Hashable, CustomStringConverti
         case .directoryWritableByOthers(let path, let mode):
             "the folder \(path) can be written by group or others (mode 0\(String(mode, radix: 8))): run chmod 700 \(path)"
         case .lockFileIsSymbolicLink(let path): "\(path) is a symbolic link, refused rather than followed: remove it"
+        case .lockWaitTimedOut(let path): "another process still holds \(path) (another sign-in under the same name): try again when it has finished"
         }
     }
 }

@@ -5,7 +5,7 @@ import WebAuthSession
 
 /// Which provider and client to use: flags, else the `--config` file, else the environment.
 struct ClientOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes, allow_insecure_http (flags override it).",
+    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes, allow_insecure_http, store (flags override it).",
                                valueName: "file"))
     var config: String?
 
@@ -69,7 +69,17 @@ struct ClientOptions: ParsableArguments {
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
-                                  .map { try Self.url($0, "device authorization endpoint") })
+                                  .map { try Self.url($0, "device authorization endpoint") },
+                              store: try Self.store(fromFile("store"), in: config))
+    }
+
+    /// `store` from the configuration file: keyring, file or none.
+    private static func store(_ text: String?, in path: String?) throws(CommandFailure) -> StoreChoice? {
+        guard let text else { return nil }
+        guard let choice = StoreChoice(rawValue: text) else {
+            throw CommandFailure(.usage, "store in \(path ?? "--config") must be keyring, file or none, not '\(text)'")
+        }
+        return choice
     }
 
     /// `text` as an http(s) URL with a host; the message says what is missing or misspelt.
@@ -99,6 +109,8 @@ struct ClientSettings {
     let parameters: [String: String]
     /// The device authorization endpoint given by hand (discovery may not list it).
     let deviceAuthorizationEndpoint: URL?
+    /// Where the configuration file says to keep the sign-in.
+    let store: StoreChoice?
 
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {

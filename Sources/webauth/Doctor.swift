@@ -17,7 +17,7 @@ struct Doctor: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let checks = DoctorCheck.all(environment: ProcessInfo.processInfo.environment)
+        let checks = await DoctorCheck.all(environment: ProcessInfo.processInfo.environment)
         if json {
             print(JSONValue.object(["ok": .bool(!checks.contains { $0.status == .failed }),
                                     "version": .string(WebAuthVersion.current),
@@ -56,8 +56,8 @@ struct DoctorCheck {
     }
 
     /// Every check, in the order a sign-in needs them.
-    static func all(environment: [String: String]) -> [DoctorCheck] {
-        [webKit(), display(environment), keyring(), stateFolder(environment), proxy(environment)]
+    static func all(environment: [String: String]) async -> [DoctorCheck] {
+        [webKit(), display(environment), await keyring(), stateFolder(environment), proxy(environment)]
     }
 
     static func webKit() -> DoctorCheck {
@@ -81,11 +81,11 @@ struct DoctorCheck {
                                fix: "install Xvfb (apt-get install xvfb) for --headless sign-ins, or run in a desktop session")
         }
         return DoctorCheck(name: "display", status: .warning, detail: "no display: --headless sign-ins use a private Xvfb (\(xvfb))",
-                           fix: "a person's sign-in window needs a desktop session (or ssh -X); scripts can use --headless")
+                           fix: "a person's sign-in window needs a desktop session (or ssh -X); without one, login signs in with the device grant or the browser (--flow); scripts can use --headless")
     }
 
-    static func keyring() -> DoctorCheck {
-        guard SecretServiceAuthStateStore.isAvailable else {
+    static func keyring() async -> DoctorCheck {
+        guard await SecretServiceAuthStateStore.isAvailable else {
             return DoctorCheck(name: "keyring", status: .warning, detail: "no Secret Service answers: sign-ins are saved in a 0600 file",
                                fix: "to keep them in the keyring, run a Secret Service (gnome-keyring, KeePassXC) in this session")
         }

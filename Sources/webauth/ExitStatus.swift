@@ -82,6 +82,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     }
 
     init(_ error: AuthStateStoreError) {
+        if case .lockWaitTimedOut = error { self.init(.timedOut, "gave up waiting for the profile's lock: \(error)"); return }
         self.init(.localFailure, "the saved sign-in cannot be used: \(error)")
     }
 

@@ -11,8 +11,8 @@ struct Login: AsyncParsableCommand {
         discussion: """
             Shows the provider's login page (in a window, or headless with --headless), catches the \
             redirect, exchanges the code with PKCE, validates the ID token, saves the sign-in (the \
-            Secret Service when available, else a 0600 file under $XDG_STATE_HOME/webauthsession), \
-            and prints a JSON summary: subject, scopes, access-token expiry, ID-token claims. Tokens \
+            Secret Service when available, else a 0600 file under $XDG_STATE_HOME/webauthsession; \
+            --store chooses), and prints a JSON summary: subject, scopes, access-token expiry, ID-token claims. Tokens \
             are printed only with --show-tokens.
             """)
 
@@ -61,45 +61,72 @@ struct Login: AsyncParsableCommand {
             let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
-            let store = try profile.store()
             let deadline = presentation.deadline()
-            let client = settings.client(http: deadline.http)
-            let others = OtherLoginFlows(settings: settings, client: client, deadline: deadline, scopes: scopes, parameters: parameters,
-                                         browserCommand: browserCommand, verbose: presentation.verbose)
-            let finish = { (state: AuthState) throws(CommandFailure) in
-                do throws(AuthStateStoreError) { try store.save(state) } catch { throw CommandFailure(error) }
-                print(SignInSummary.json(state, store: ProfileOptions.describe(store), showTokens: showTokens).description)
+            let signIn = { @Sendable () async throws -> AuthState in
+                try await self.signIn(settings, client: settings.client(http: deadline.http), deadline: deadline, scopes: scopes,
+                                      parameters: parameters, responseType: responseType, page: page, narrator: narrator)
             }
-            let flow = self.flow ?? (systemBrowser ? .browser : nil)
-            if flow == .device { return try finish(await others.device()) }
-            let outcome: Result<SignInResult, SignInError>
-            do {
-                outcome = .success(try await narrator.waiting(for: "the sign-in") {
-                    // Discovery first, so that the page gets what is left of --timeout.
-                    do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
-                    if flow == .browser { return try await others.browser() }
-                    return try await client.signIn(
-                        scopes: scopes, responseType: responseType, additionalParameters: parameters,
-                        options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline), script: { try await page($0) })
-                })
-            } catch let error as SignInError {
-                if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil {
-                    return try finish(await others.withoutDisplay())
-                }
-                outcome = .failure(error)
+            let name = profile.name
+            // Checked before any page opens, so that a sign-in is never made for nowhere to keep it.
+            guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {
+                print(SignInSummary.json(try await signIn(), store: "none", showTokens: showTokens).description)
+                return
             }
-            if let trace { await Self.writeTrace(of: page.shown.session, to: trace, narrator) }
-            let state: AuthState
-            switch outcome {
-            case .success(let result): state = result.authState
-            case .failure(let error):
-                // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
-                if Task.isCancelled { throw CommandFailure(error) }
-                let failure = CommandFailure(error)
-                guard let report = await page.report(of: error, requested: scripting.artifacts != nil) else { throw failure }
-                throw CommandFailure(failure.status, failure.message + FailureArtifacts.leave(report, in: scripting.artifacts))
+            try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
+                let previous = try await ProfileStore.load(name, from: store)
+                var state = try await signIn()
+                state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
+                                           authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference())
+                do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
+                if let previous { await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, narrator) }
+                print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: showTokens).description)
             }
-            try finish(state)
+        }
+    }
+
+    /// Signs in as the options say (the embedded page, the browser or the device grant, within
+    /// `deadline`); a failure leaves its artefacts when asked for (or with a script).
+    private func signIn(_ settings: ClientSettings, client: OpenIDConnectClient, deadline: CommandDeadline, scopes: [String],
+                        parameters: [String: String], responseType: AuthorizationRequest.ResponseType, page: PageScriptRun,
+                        narrator: Narrator) async throws -> AuthState {
+        let others = OtherLoginFlows(settings: settings, client: client, deadline: deadline, scopes: scopes, parameters: parameters,
+                                     browserCommand: browserCommand, verbose: presentation.verbose)
+        let flow = self.flow ?? (systemBrowser ? .browser : nil)
+        if flow == .device { return try await others.device() }
+        let outcome: Result<SignInResult, SignInError>
+        do {
+            outcome = .success(try await narrator.waiting(for: "the sign-in") {
+                // Discovery first, so that the page gets what is left of --timeout.
+                do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
+                if flow == .browser { return try await others.browser() }
+                return try await client.signIn(
+                    scopes: scopes, responseType: responseType, additionalParameters: parameters,
+                    options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline), script: { try await page($0) })
+            })
+        } catch let error as SignInError {
+            if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil { return try await others.withoutDisplay() }
+            outcome = .failure(error)
+        }
+        if let trace { await Self.writeTrace(of: page.shown.session, to: trace, narrator) }
+        switch outcome {
+        case .success(let result): return result.authState
+        case .failure(let error):
+            // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
+            if Task.isCancelled { throw CommandFailure(error) }
+            let failure = CommandFailure(error)
+            guard let report = await page.report(of: error, requested: scripting.artifacts != nil) else { throw failure }
+            throw CommandFailure(failure.status, failure.message + FailureArtifacts.leave(report, in: scripting.artifacts))
+        }
+    }
+
+    /// Revokes the refresh token of the sign-in a new one replaced (same provider and client), so
+    /// that none is left valid and unknown; a failure is only a warning.
+    private static func revokeRefreshToken(of previous: AuthState, replacedBy state: AuthState, _ authentication: ClientAuthentication,
+                                           _ narrator: Narrator) async {
+        guard previous.configuration.issuer == state.configuration.issuer, previous.clientID == state.clientID,
+              previous.refreshToken != state.refreshToken else { return }
+        do { _ = try await previous.revokeRefreshToken(authentication: authentication) } catch {
+            narrator.warn("the replaced sign-in's refresh token could not be revoked: \(error)")
         }
     }
 

@@ -15,13 +15,14 @@ struct Logout: AsyncParsableCommand {
             page does, the refresh token is revoked (when the provider has a revocation endpoint), \
             and the saved sign-in and a --profile's cookies are deleted. Exits 0 when every part \
             worked, 3 when only the provider's part did not ("signed out here; the provider's \
-            sign-out did not finish: ..."). With --local, the provider's page is not shown.
+            sign-out did not finish: ..."). With --local, the provider's page is not shown, \
+            and a saved sign-in that cannot be read (damaged, or saved by a newer version) is removed all the same.
             """)
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
 
-    @Option(help: "The post-logout redirect URI registered for the client (default: redirect_uri from --config, else com.example.webauth:/callback).")
+    @Option(help: "The post-logout redirect URI registered for the client (default: redirect_uri from --config, else the saved sign-in's, else com.example.webauth:/callback).")
     var redirectURI: String?
 
     @Option(help: ArgumentHelp("A configuration file, for its redirect_uri.", valueName: "file"))
@@ -36,11 +37,17 @@ struct Logout: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept") {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
-            let saved = try SavedSignIn(profile: profile, secret: secret)
+            if local, let removed = try await ProfileStore.removingUnreadable(name: profile.name, choice: profile.store) {
+                narrator.warn("the saved sign-in in \(removed) could not be read and was removed; its refresh token was not revoked")
+                print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(false),
+                                        "refresh_token_revoked": .bool(false)]).description)
+                return
+            }
+            let saved = try await SavedSignIn(profile: profile, secret: secret)
             let configuration = saved.state.configuration
             let deadline = presentation.deadline()
             // Usage errors before anything is revoked.
-            let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI() : nil
+            let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
             // Headless, nobody can answer a question on the page: without a script, fail once it settles.
             let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
                                      narrator: narrator, verbose: presentation.verbose)
@@ -81,7 +88,7 @@ struct Logout: AsyncParsableCommand {
                     throw CommandFailure(.localFailure, "could not delete the profile's cookies: \(error)")
                 }
             }
-            do throws(AuthStateStoreError) { try saved.store.remove() } catch { throw CommandFailure(error) }
+            do throws(AuthStateStoreError) { try await saved.store.remove() } catch { throw CommandFailure(error) }
             print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(endedAtProvider),
                                     "refresh_token_revoked": .bool(revoked)]).description)
             guard unfinished.isEmpty else {
@@ -91,9 +98,10 @@ struct Logout: AsyncParsableCommand {
         }
     }
 
-    /// `--redirect-uri`, else `redirect_uri` in `--config`, else the default.
-    private func postLogoutRedirectURI() throws(CommandFailure) -> RedirectURI {
-        var redirect = redirectURI ?? "com.example.webauth:/callback"
+    /// `--redirect-uri`, else `redirect_uri` in `--config`, else the one the sign-in was saved
+    /// with, else the default.
+    private func postLogoutRedirectURI(saved: String?) throws(CommandFailure) -> RedirectURI {
+        var redirect = redirectURI ?? saved ?? "com.example.webauth:/callback"
         if redirectURI == nil, let config, let configured = try ConfigurationFile(path: config).string("redirect_uri") { redirect = configured }
         do { return try RedirectURI(redirect) } catch {
             throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")

@@ -6,42 +6,43 @@ import WebAuthSession
 /// Where a sign-in is kept: the saved tokens (by profile name) and, unless ephemeral, the
 /// provider's cookies in a WebKit profile directory.
 struct ProfileOptions: ParsableArguments {
-    @Option(help: "Name of the saved sign-in (and of the cookie profile that keeps you signed in to the provider).")
+    @Option(help: "Name of the saved sign-in (and of the cookie profile that keeps you signed in to the provider). Default: $WEBAUTH_PROFILE, else default.")
     var profile: String?
 
     @Flag(help: "Keep no cookies: the provider asks for the password again next time (the default without --profile).")
     var ephemeral = false
 
-    /// The saved sign-in's name.
-    var name: String { profile ?? "default" }
+    @Option(help: "Where the sign-in is kept: keyring, file or none (default: the keyring when one can take it, else a file; store in --config).")
+    var store: StoreChoice?
 
-    /// The store of the saved sign-in: the Secret Service when one answers, else a file.
-    func store() throws(CommandFailure) -> any AuthStateStore {
-        do { return try automaticAuthStateStore(name: name) } catch { throw CommandFailure(error) }
+    /// The profile asked for: `--profile`, else a non-empty `$WEBAUTH_PROFILE`.
+    func chosenProfile(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        profile ?? environment["WEBAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The saved sign-in's name.
+    var name: String { chosenProfile() ?? "default" }
+
+    /// The store of the saved sign-in (see ``ProfileStore/forReading(name:choice:)``).
+    func store() async throws(CommandFailure) -> any AuthStateStore {
+        try await ProfileStore.forReading(name: name, choice: store)
     }
 
     /// Where website data lives for a session.
     func websiteData(environment: [String: String] = ProcessInfo.processInfo.environment) -> WebAuthenticationOptions.WebsiteData {
-        guard let profile, !ephemeral else { return .ephemeral }
+        guard let profile = chosenProfile(environment), !ephemeral else { return .ephemeral }
         let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
         return .persistent(profileDirectory: base.appendingPathComponent("webauthsession/profiles/\(profile)"))
     }
 
     /// The saved sign-in, or ``ExitStatus/signInRequired``.
-    func savedState() throws(CommandFailure) -> (state: AuthState, store: any AuthStateStore) {
-        let store = try store()
-        let loaded: AuthState?
-        do { loaded = try store.load() } catch { throw CommandFailure(error) }
-        guard let state = loaded else { throw CommandFailure(.signInRequired, "no saved sign-in named '\(name)' in \(Self.describe(store))") }
+    func savedState() async throws(CommandFailure) -> (state: AuthState, store: any AuthStateStore) {
+        let store = try await store()
+        guard let state = try await ProfileStore.load(name, from: store) else {
+            throw CommandFailure(.signInRequired, "no saved sign-in named '\(name)' in \(ProfileStore.describe(store))")
+        }
         return (state, store)
-    }
-
-    /// `file:PATH` or `secret-service:NAME`.
-    static func describe(_ store: any AuthStateStore) -> String {
-        if let file = store as? FileAuthStateStore { return "file:" + file.fileURL.path }
-        if let secret = store as? SecretServiceAuthStateStore { return "secret-service:" + secret.name }
-        return String(describing: type(of: store))
     }
 }
 

@@ -14,7 +14,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no token was printed") {
-            let manager = try SavedSignIn(profile: profile, secret: secret).manager()
+            let manager = try await SavedSignIn(profile: profile, secret: secret).manager()
             do throws(AuthStateError) { print(try await manager.freshAccessToken()) } catch { throw CommandFailure(error) }
         }
     }
@@ -30,7 +30,7 @@ struct Userinfo: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "nothing was printed") {
-            let manager = try SavedSignIn(profile: profile, secret: secret).manager()
+            let manager = try await SavedSignIn(profile: profile, secret: secret).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }
     }
@@ -45,28 +45,27 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "nothing was printed") {
-            let store = try profile.store()
-            let loaded: AuthState?
-            do throws(AuthStateStoreError) { loaded = try store.load() } catch { throw CommandFailure(error) }
-            guard let state = loaded else {
-                print(JSONValue.object(["signed_in": .bool(false), "store": .string(ProfileOptions.describe(store))]).description)
+            let store = try await profile.store()
+            guard let state = try await ProfileStore.load(profile.name, from: store) else {
+                print(JSONValue.object(["signed_in": .bool(false), "store": .string(ProfileStore.describe(store))]).description)
                 throw ExitCode(ExitStatus.signInRequired.rawValue)
             }
-            print(SignInSummary.json(state, store: ProfileOptions.describe(store)).description)
+            print(SignInSummary.json(state, store: ProfileStore.describe(store)).description)
             if state.reauthenticationReason != nil { throw ExitCode(ExitStatus.signInRequired.rawValue) }
         }
     }
 }
 
-/// A saved sign-in, opened for use: refreshes are saved back to its store.
+/// A saved sign-in, opened for use: refreshes are saved back to its store. The client's secret
+/// comes from the options, else from where the sign-in says it is kept.
 struct SavedSignIn {
     let state: AuthState
     let store: any AuthStateStore
     let authentication: ClientAuthentication
 
-    init(profile: ProfileOptions, secret: ClientSecretOptions) throws(CommandFailure) {
-        (state, store) = try profile.savedState()
-        authentication = try secret.resolve()
+    init(profile: ProfileOptions, secret: ClientSecretOptions) async throws(CommandFailure) {
+        (state, store) = try await profile.savedState()
+        authentication = try secret.resolve(for: state.client)
         if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
     }
 

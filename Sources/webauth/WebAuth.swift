@@ -14,5 +14,5 @@ struct WebAuth: AsyncParsableCommand {
             SIGTERM.
             """,
         version: WebAuthVersion.current,
-        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Doctor.self, Provider.self])
+        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self])
 }

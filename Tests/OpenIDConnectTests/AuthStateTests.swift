@@ -149,7 +149,8 @@ struct AuthStateTests {
         let state = try await signIn(provider)
         let data = try JSONEncoder().encode(state)
         #expect(try JSONDecoder().decode(AuthState.self, from: data) == state)
-        let future = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""version":1"#, with: #""version":99"#)
+        let future = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""version":\#(AuthState.currentVersion)"#, with: #""version":99"#)
+        #expect(future != String(decoding: data, as: UTF8.self))
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(AuthState.self, from: Data(future.utf8)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import Synchronization
 import Testing
 
 @Suite("File auth state store")
@@ -114,6 +115,52 @@ struct FileAuthStateStoreTests {
             try await store.withExclusiveLock { Issue.record("ran under a lock taken through a symbolic link") }
         }
         #expect(!FileManager.default.fileExists(atPath: target.path), "the link's target was created")
+    }
+
+    @Test("a second holder of the lock is told it must wait, and gets the lock when the first lets go")
+    func waitsForTheLock() async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let first = Task {
+            try await FileAuthStateStore(name: "default", directory: base).withExclusiveLock {
+                holding.yield()
+                for await _ in released { break }
+                return "first"
+            }
+        }
+        for await _ in held { break }
+        let told = Mutex(0)
+        let second = try await FileAuthStateStore(name: "default", directory: base).withExclusiveLock(waitingAtMost: nil, whileWaiting: {
+            told.withLock { $0 += 1 }
+            release.yield()  // only now may the first let go
+        }) { "second" }
+        #expect(second == "second" && told.withLock { $0 } == 1)
+        #expect(try await first.value == "first")
+    }
+
+    @Test("a wait past its limit is a typed error, and the lock is free again once its holder lets go")
+    func lockWaitLimit() async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = try FileAuthStateStore(name: "default", directory: base)
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let first = Task {
+            try await store.withExclusiveLock {
+                holding.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in held { break }
+        let lockPath = base.appendingPathComponent("default.lock").path
+        await #expect(throws: AuthStateStoreError.lockWaitTimedOut(path: lockPath)) {
+            try await store.withExclusiveLock(waitingAtMost: .milliseconds(200), whileWaiting: {}) { Issue.record("ran without the lock") }
+        }
+        release.yield()
+        try await first.value
+        #expect(try await store.withExclusiveLock { "after" } == "after")
     }
 
     @Test("names that could escape the directory are refused", arguments: ["", "../x", "a/b", ".", ".."])

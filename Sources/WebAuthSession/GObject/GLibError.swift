@@ -31,9 +31,15 @@ struct GLibError: Error, Sendable, Hashable, CustomStringConvertible {
     static func attempt<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws(GLibError) -> T {
         var error: UnsafeMutablePointer<GError>?
         let result = withUnsafeMutablePointer(to: &error) { body($0) }
-        guard let error else { return result }
+        if let failure = taking(error) { throw failure }
+        return result
+    }
+
+    /// The error a C call set (`nil` for none), copied and freed: the caller owned it.
+    static func taking(_ error: UnsafeMutablePointer<GError>?) -> GLibError? {
+        guard let error else { return nil }
         defer { g_error_free(error) }
-        throw GLibError(error)
+        return GLibError(error)
     }
 
     /// Calls `body` with a new `GError` of `domain`, `code` and `message`, freed when it returns

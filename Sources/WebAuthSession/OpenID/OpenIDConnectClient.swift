@@ -161,7 +161,7 @@ public actor OpenIDConnectClient {
             do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch { throw .session(error) }
         }
         if let store {
-            do { try store.remove() } catch { throw .storage(error) }
+            do { try await store.remove() } catch { throw .storage(error) }
         }
         var signedOut = state
         signedOut.reauthenticationReason = .signedOut

@@ -6,7 +6,29 @@ internal import CSecret
 /// KeePassXC...): the Linux keychain, through libsecret. The item is found by the store's name
 /// (schema `io.github.webauthsession.AuthState`); its secret is the same archive the file
 /// store writes, so damaged or foreign content is refused the same way and never overwritten.
+///
+/// Every libsecret call is a blocking D-Bus round trip, made on a thread of its own: never on
+/// one of Swift's cooperative threads, and without needing a GLib main loop (a command line tool
+/// has none running).
 public struct SecretServiceAuthStateStore: AuthStateStore {
+    /// Why the keyring cannot take a new sign-in now, and what to do about it.
+    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// No Secret Service answered on the session bus (`message` says why).
+        case unreachable(message: String)
+        /// The keyring has no default collection (no "login" keyring), so a new item has nowhere to go.
+        case noDefaultCollection
+        /// The default collection is locked.
+        case locked(collection: String)
+
+        public var description: String {
+            switch self {
+            case .unreachable(let message): "no Secret Service answers on the session bus (\(message))"
+            case .noDefaultCollection: "the keyring has no default collection (no \"login\" keyring): create one with Seahorse or your desktop's keyring tool"
+            case .locked(let collection): "the keyring's collection '\(collection)' is locked: unlock it (sign in to the desktop, or use Seahorse)"
+            }
+        }
+    }
+
     /// The store's name (one item per name).
     public let name: String
     private var location: String { "Secret Service item '\(name)'" }
@@ -20,54 +42,107 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
 
     /// Whether a Secret Service answers on the session bus.
     public static var isAvailable: Bool {
-        var error: UnsafeMutablePointer<GError>?
-        guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error) else {
-            if let error { g_error_free(error) }
-            return false
+        get async {
+            if case .unreachable = await problem() { return false }
+            return true
         }
-        g_object_unref(UnsafeMutableRawPointer(service))
-        return true
     }
 
-    public func load() throws(AuthStateStoreError) -> AuthState? {
-        let attributes = cws_store_attributes(name)
-        defer { g_hash_table_unref(attributes) }
-        var error: UnsafeMutablePointer<GError>?
-        let secret = secret_password_lookupv_sync(cws_auth_state_schema(), attributes, nil, &error)
-        if let error { throw failure(error) }
+    /// Why a new sign-in could not be saved in the keyring now, or `nil` when it could: a Secret
+    /// Service answers, and its default collection is there and unlocked.
+    public static func problem() async -> Problem? {
+        await onOwnThread { () -> Problem? in
+            var label: UnsafeMutablePointer<gchar>?
+            var error: UnsafeMutablePointer<GError>?
+            let state = cws_default_collection_state(&label, &error)
+            defer { g_free(label) }
+            switch state {
+            case CWS_COLLECTION_USABLE: return nil
+            case CWS_COLLECTION_MISSING: return .noDefaultCollection
+            case CWS_COLLECTION_LOCKED: return .locked(collection: label.map { String(cString: $0) } ?? "default")
+            default: return .unreachable(message: message(taking: error) ?? "no answer")
+            }
+        }
+    }
+
+    /// The names of the sign-ins saved in the keyring, sorted.
+    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the Secret Service cannot be searched.
+    public static func savedNames() async throws(AuthStateStoreError) -> [String] {
+        try await onOwnThread { () throws(AuthStateStoreError) -> [String] in
+            var error: UnsafeMutablePointer<GError>?
+            let list = cws_saved_store_names(&error)
+            defer { g_strfreev(list) }
+            if let message = message(taking: error) { throw .io(path: "the Secret Service", message: message) }
+            var names: [String] = []
+            while let list, let name = list[names.count] { names.append(String(cString: name)) }
+            return names.sorted()
+        }
+    }
+
+    public func load() async throws(AuthStateStoreError) -> AuthState? {
+        let (name, location) = (name, location)
+        let secret = try await Self.onOwnThread { () throws(AuthStateStoreError) -> String? in
+            let attributes = cws_store_attributes(name)
+            defer { g_hash_table_unref(attributes) }
+            var error: UnsafeMutablePointer<GError>?
+            let secret = secret_password_lookupv_sync(cws_auth_state_schema(), attributes, nil, &error)
+            if let message = Self.message(taking: error) { throw .io(path: location, message: message) }
+            guard let secret else { return nil }
+            defer { secret_password_free(secret) }
+            return String(cString: secret)
+        }
         guard let secret else { return nil }
-        defer { secret_password_free(secret) }
-        return try AuthStateArchive.decode(Data(String(cString: secret).utf8), location: location)
+        return try AuthStateArchive.decode(Data(secret.utf8), location: location)
     }
 
-    public func save(_ state: AuthState) throws(AuthStateStoreError) {
-        _ = try load()  // refuses to overwrite what is not ours
+    public func save(_ state: AuthState) async throws(AuthStateStoreError) {
+        _ = try await load()  // refuses to overwrite what is not ours
+        let (name, location) = (name, location)
         let archive = String(decoding: try AuthStateArchive.encode(state, location: location), as: UTF8.self)
-        let attributes = cws_store_attributes(name)
-        defer { g_hash_table_unref(attributes) }
-        var error: UnsafeMutablePointer<GError>?
-        let stored = secret_password_storev_sync(cws_auth_state_schema(), attributes, SECRET_COLLECTION_DEFAULT,
-                                                 "WebAuthSession sign-in (\(name))", archive, nil, &error)
-        if let error { throw failure(error) }
-        if stored == 0 { throw .io(path: location, message: "the Secret Service did not store the item") }
+        try await Self.onOwnThread { () throws(AuthStateStoreError) in
+            let attributes = cws_store_attributes(name)
+            defer { g_hash_table_unref(attributes) }
+            var error: UnsafeMutablePointer<GError>?
+            let stored = secret_password_storev_sync(cws_auth_state_schema(), attributes, SECRET_COLLECTION_DEFAULT,
+                                                     "WebAuthSession sign-in (\(name))", archive, nil, &error)
+            if let message = Self.message(taking: error) { throw .io(path: location, message: message) }
+            if stored == 0 { throw .io(path: location, message: "the Secret Service did not store the item") }
+        }
     }
 
-    public func remove() throws(AuthStateStoreError) {
-        let attributes = cws_store_attributes(name)
-        defer { g_hash_table_unref(attributes) }
-        var error: UnsafeMutablePointer<GError>?
-        _ = secret_password_clearv_sync(cws_auth_state_schema(), attributes, nil, &error)
-        if let error { throw failure(error) }
+    public func remove() async throws(AuthStateStoreError) {
+        let (name, location) = (name, location)
+        try await Self.onOwnThread { () throws(AuthStateStoreError) in
+            let attributes = cws_store_attributes(name)
+            defer { g_hash_table_unref(attributes) }
+            var error: UnsafeMutablePointer<GError>?
+            _ = secret_password_clearv_sync(cws_auth_state_schema(), attributes, nil, &error)
+            if let message = Self.message(taking: error) { throw .io(path: location, message: message) }
+        }
     }
 
-    private func failure(_ error: UnsafeMutablePointer<GError>) -> AuthStateStoreError {
-        defer { g_error_free(error) }
-        return .io(path: location, message: String(cString: error.pointee.message))
+    /// Runs the blocking `call` on a new thread and awaits it without holding a thread of the pool.
+    private static func onOwnThread<T: Sendable, Failure: Error>(_ call: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
+            Thread.detachNewThread { continuation.resume(returning: Result(catching: call)) }
+        }
+        return try result.get()
+    }
+
+    /// `error`'s message, freeing it; `nil` for no error.
+    private static func message(taking error: UnsafeMutablePointer<GError>?) -> String? {
+        GLibError.taking(error)?.message
     }
 }
 
-/// The store to use by default: the Secret Service when one answers, else a file under
-/// `$XDG_STATE_HOME`.
-public func automaticAuthStateStore(name: String) throws(AuthStateStoreError) -> any AuthStateStore {
-    SecretServiceAuthStateStore.isAvailable ? try SecretServiceAuthStateStore(name: name) : try FileAuthStateStore(name: name)
+/// The store to use by default: when a Secret Service answers, the keyring with a file under
+/// `$XDG_STATE_HOME` as the fallback that keeps a sign-in the keyring could not take (see
+/// ``FallbackAuthStateStore``); else that file.
+/// - Parameter onFallback: told when a state went to the file because the keyring failed.
+public func automaticAuthStateStore(
+    name: String, onFallback: @escaping @Sendable (_ keyringError: AuthStateStoreError, _ file: URL) -> Void = { _, _ in }
+) async throws(AuthStateStoreError) -> any AuthStateStore {
+    let file = try FileAuthStateStore(name: name)
+    guard await SecretServiceAuthStateStore.isAvailable else { return file }
+    return FallbackAuthStateStore(primary: try SecretServiceAuthStateStore(name: name), fallback: file, onFallback: onFallback)
 }

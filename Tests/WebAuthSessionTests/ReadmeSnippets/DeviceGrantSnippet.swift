@@ -13,7 +13,7 @@ for try await state in try await client.deviceAuthorization(scopes: ["openid", "
     case .codeIssued(let code):                     // show it: the user code, the URI, a QR code
         show(code.userCode, code.verificationURI, QRCode(code.uriForQRCode.absoluteString)?.terminalText)
     case .waiting, .slowedDown: break               // authorization_pending; slow_down (+5 s)
-    case .authorized(let signedIn): try store.save(signedIn)   // idToken validated, or nil (OAuth-only)
+    case .authorized(let signedIn): try await store.save(signedIn)  // idToken validated, or nil (OAuth-only)
     case .expired, .denied: showStartAgain()       // expired_token; access_denied
     }
 }

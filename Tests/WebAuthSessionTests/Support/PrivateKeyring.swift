@@ -6,13 +6,17 @@ import Foundation
 /// `popen` and `system`, which wait for their launchers directly (Foundation's `Process` does not
 /// notice their exit inside an exit-test child).
 enum PrivateKeyring {
-    /// Starts the bus and the keyring; returns the bus daemon's pid, for ``stop(_:)``.
-    static func start() throws -> pid_t {
+    /// Starts the bus and the keyring; returns the bus daemon's pid, for ``stop(_:)``. With
+    /// `unlocked` false, the keyring starts as a desktop would without the user's password: no
+    /// "login" collection, so no default collection for new items.
+    static func start(unlocked: Bool = true) throws -> pid_t {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-keyring-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         setenv("HOME", home.path, 1)
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
         setenv("XDG_RUNTIME_DIR", home.path, 1)
+        unsetenv("DISPLAY")  // the keyring's password prompter must fail, not open a window
+        unsetenv("WAYLAND_DISPLAY")
 
         guard let bus = popen("dbus-daemon --session --fork --print-address=1 --print-pid=1 2>/dev/null", "r") else {
             throw CocoaError(.executableLoad)
@@ -25,7 +29,9 @@ enum PrivateKeyring {
         pclose(bus)
         guard lines.count == 2, let pid = pid_t(lines[1]) else { throw CocoaError(.executableLoad) }
         setenv("DBUS_SESSION_BUS_ADDRESS", lines[0], 1)
-        guard system("printf test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1") == 0 else {
+        let keyring = unlocked ? "printf test-password | gnome-keyring-daemon --unlock --components=secrets"
+            : "gnome-keyring-daemon --daemonize --components=secrets </dev/null"
+        guard system(keyring + " >/dev/null 2>&1") == 0 else {
             kill(pid, SIGKILL)
             throw CocoaError(.executableLoad)
         }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What a later run needs, besides the provider and the client ID, to act for the client that
+/// signed in (refresh, ask for userinfo, sign out): the redirect URI, the scopes asked for, how the
+/// client authenticates at the token endpoint, and where its secret is kept. A reference to the
+/// secret, never the secret itself.
+public struct SavedClient: Sendable, Hashable, Codable {
+    /// How the client authenticates at the token endpoint (the names of RFC 7591 §2).
+    public enum AuthenticationMethod: String, Sendable, Hashable, Codable {
+        /// A public client: no secret.
+        case none
+        /// The secret in HTTP Basic.
+        case clientSecretBasic = "client_secret_basic"
+        /// The secret in the form body.
+        case clientSecretPost = "client_secret_post"
+
+        /// The method `authentication` uses.
+        public init(_ authentication: ClientAuthentication) {
+            switch authentication {
+            case .none: self = .none
+            case .clientSecretBasic: self = .clientSecretBasic
+            case .clientSecretPost: self = .clientSecretPost
+            }
+        }
+
+        /// This method with `secret` (ignored by ``none``).
+        public func authentication(secret: String) -> ClientAuthentication {
+            switch self {
+            case .none: .none
+            case .clientSecretBasic: .clientSecretBasic(secret: secret)
+            case .clientSecretPost: .clientSecretPost(secret: secret)
+            }
+        }
+    }
+
+    /// Where a confidential client's secret is found when it is needed again.
+    public enum SecretReference: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// An environment variable, by name.
+        case environment(String)
+        /// A file, by absolute path; its content without surrounding white space.
+        case file(String)
+
+        public var description: String {
+            switch self {
+            case .environment(let name): "$\(name)"
+            case .file(let path): "the file \(path)"
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case environment, file }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let name = try container.decodeIfPresent(String.self, forKey: .environment) {
+                self = .environment(name)
+            } else {
+                self = .file(try container.decode(String.self, forKey: .file))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .environment(let name): try container.encode(name, forKey: .environment)
+            case .file(let path): try container.encode(path, forKey: .file)
+            }
+        }
+    }
+
+    /// The redirect URI as registered (also the post-logout redirect URI by default).
+    public var redirectURI: String
+    /// The scopes the sign-in asked for.
+    public var scopes: [String]
+    /// How the client authenticates at the token endpoint.
+    public var authenticationMethod: AuthenticationMethod
+    /// Where the client secret is found, if the client has one that can be found again.
+    public var clientSecret: SecretReference?
+
+    /// A record of a client.
+    public init(redirectURI: String, scopes: [String], authenticationMethod: AuthenticationMethod, clientSecret: SecretReference? = nil) {
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.authenticationMethod = authenticationMethod
+        self.clientSecret = clientSecret
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case redirectURI = "redirect_uri", scopes, authenticationMethod = "token_endpoint_auth_method"
+        case clientSecret = "client_secret_reference"
+    }
+}
