@@ -12,16 +12,8 @@ struct HostMainLoopTests {
     @Test("the engine runs on the host's GTK thread, and the sign-in window is transient for and modal to the host's window")
     func hostLoop() async {
         await #expect(processExitsWith: .success) {
-            let host = try GTKHostApplication()
-            let site = try await TestSite.start()
-            var options = WebAuthenticationOptions()
-            options.parentWindow = ParentWindow(gtkWindow: host.window)
-            options.timeout = .seconds(60)
-            let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
-                                                   redirectURI: try RedirectURI("com.example:/cb"), options: options)
-            let recorder = EventRecorder(session)
-            let run = Task { try await session.start() }
-            guard await recorder.firstLoadFinished() != nil else { exit(2) }
+            let (host, site, session, run) = try await Self.popupOverHost()
+            defer { withExtendedLifetime(site) {} }
 
             let parentAddress = UInt(bitPattern: host.window)
             let (onHostThread, transientAndModal) = await Task { @WebKitActor in
@@ -51,16 +43,8 @@ struct HostMainLoopTests {
     @Test("the host destroys its window while the popup over it signs in: the sign-in ends as cancelled and nothing is left")
     func hostDestroysParent() async {
         await #expect(processExitsWith: .success) {
-            let host = try GTKHostApplication()
-            let site = try await TestSite.start()
-            var options = WebAuthenticationOptions()
-            options.parentWindow = ParentWindow(gtkWindow: host.window)
-            options.timeout = .seconds(60)
-            let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
-                                                   redirectURI: try RedirectURI("com.example:/cb"), options: options)
-            let recorder = EventRecorder(session)
-            let run = Task { try await session.start() }
-            guard await recorder.firstLoadFinished() != nil else { exit(2) }
+            let (host, site, session, run) = try await Self.popupOverHost()
+            defer { withExtendedLifetime(site) {} }
             // GTK destroys the popup with its parent (destroy-with-parent), and the web view in it.
             await host.destroyWindow()
             do { _ = try await run.value; exit(3) } catch WebAuthenticationError.cancelled {} catch { exit(4) }
@@ -92,5 +76,22 @@ struct HostMainLoopTests {
             guard await WebAuthEngine.diagnostics.liveWebViews == 0 else { exit(10) }
             host.quit()
         }
+    }
+
+    /// A GTK host application with a popup sign-in over its window, the popup's first page loaded
+    /// (else the exit test ends with status 2).
+    private static func popupOverHost() async throws
+        -> (GTKHostApplication, TestSite, WebAuthenticationSession, Task<RedirectCallback, any Error>) {
+        let host = try GTKHostApplication()
+        let site = try await TestSite.start()
+        var options = WebAuthenticationOptions()
+        options.parentWindow = ParentWindow(gtkWindow: host.window)
+        options.timeout = .seconds(60)
+        let session = WebAuthenticationSession(url: site.page(title: "Sign in", body: "<p>waiting</p>"),
+                                               redirectURI: try RedirectURI("com.example:/cb"), options: options)
+        let recorder = EventRecorder(session)
+        let run = Task { try await session.start() }
+        guard await recorder.firstLoadFinished() != nil else { exit(2) }
+        return (host, site, session, run)
     }
 }

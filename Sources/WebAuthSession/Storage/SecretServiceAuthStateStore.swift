@@ -66,7 +66,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
     }
 
     /// The names of the sign-ins saved in the keyring, sorted.
-    /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the Secret Service cannot be searched.
+    /// - Throws: `AuthStateStoreError.io(path:message:)` when the Secret Service cannot be searched.
     public static func savedNames() async throws(AuthStateStoreError) -> [String] {
         try await onOwnThread { () throws(AuthStateStoreError) -> [String] in
             var error: UnsafeMutablePointer<GError>?
@@ -137,8 +137,10 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
 
 /// The store to use by default: when a Secret Service answers, the keyring with a file under
 /// `$XDG_STATE_HOME` as the fallback that keeps a sign-in the keyring could not take (see
-/// ``FallbackAuthStateStore``); else that file.
-/// - Parameter onFallback: told when a state went to the file because the keyring failed.
+/// `FallbackAuthStateStore`); else that file.
+/// - Parameters:
+///   - name: the sign-in's name (a profile): the keyring item's attribute and the file's name.
+///   - onFallback: told when a state went to the file because the keyring failed.
 public func automaticAuthStateStore(
     name: String, onFallback: @escaping @Sendable (_ keyringError: AuthStateStoreError, _ file: URL) -> Void = { _, _ in }
 ) async throws(AuthStateStoreError) -> any AuthStateStore {
