@@ -41,6 +41,21 @@ extension EngineTests {
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
         }
 
+        @Test("a settle watch asked for before the page exists (a script with no steps) still ends the sign-in when the page settles")
+        func settleWatchBeforePage() async throws {
+            let site = try await TestSite.start()
+            let session = WebAuthenticationSession(url: site.page(title: "Sign out?", body: "<p>Do you want to sign out?</p>"),
+                                                   redirectURI: try RedirectURI(Self.redirectURI), options: TestEngine.options(timeout: .seconds(60)))
+            await session.failWhenSettled(after: .seconds(1))
+            do {
+                _ = try await session.start()
+                Issue.record("the page sent no redirect, yet the session ended well")
+            } catch {
+                guard case .pageSettled(let page, _) = error else { throw error }
+                #expect(page.title == "Sign out?")
+            }
+        }
+
         @Test("an unknown client ID: the provider's 400 page ends the sign-in at once with its status and text")
         func unknownClient() async throws {
             let provider = try await OpenIDProvider.start()

@@ -2,8 +2,10 @@
 extension WebAuthenticationSession {
     /// Ends the session with ``WebAuthenticationError/pageSettled(_:after:)`` once the page has
     /// gone `quiet` with no load, navigation or title event, and is not loading
-    /// (``SignInPage/failWhenSettled(after:)``). Calling it again restarts the watch.
+    /// (``SignInPage/failWhenSettled(after:)``). Calling it again restarts the watch; called
+    /// before the page exists, the watch starts with the page.
     func failWhenSettled(after quiet: Duration) {
+        settleWatchBeforePage = quiet
         page?.failWhenSettled(after: quiet)
     }
 }

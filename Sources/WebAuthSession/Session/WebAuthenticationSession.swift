@@ -34,6 +34,9 @@ public final class WebAuthenticationSession {
     private let lifecycle = SessionLifecycle<RedirectCallback>()
     private(set) var page: SignInPage?
     private var pageWaiters: [@WebKitActor () -> Void] = []
+    /// A settle watch asked for before ``start()`` made the page (a script with no steps can ask
+    /// that early); the page takes it when it is made.
+    var settleWatchBeforePage: Duration?
     private var startedAt = ContinuousClock.now
     /// What happened so far: page loads, titles, and every navigation decision (load progress
     /// left out). Kept after the session ends, for a harness's artefacts or a trace.
@@ -86,6 +89,7 @@ public final class WebAuthenticationSession {
                     eventSink.yield(event)
                 },
                 onOutcome: { [weak self] outcome in self?.lifecycle.finish(outcome) })
+            if let quiet = settleWatchBeforePage { page?.failWhenSettled(after: quiet) }
         } catch {
             lifecycle.finish(.failure(error))
         }
