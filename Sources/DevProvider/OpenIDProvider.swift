@@ -21,7 +21,8 @@ public final class OpenIDProvider: Sendable {
     static let keyID = "dev-es256"
 
     let server: LocalHTTPServer
-    let state: Mutex<State>
+    /// What changes while the provider runs. Not a `Mutex`: see ``LockedState``.
+    let state: LockedState<State>
     let keys: JWTKeyCollection
     /// A key the JWKS does not publish, for ``ProviderFault/badIDTokenSignature``.
     let rogueKeys: JWTKeyCollection
@@ -136,7 +137,7 @@ public final class OpenIDProvider: Sendable {
         self.rogueKeys = rogueKeys
         self.publicJWK = jwk
         self.configuration = configuration
-        self.state = Mutex(State(faults: configuration.faults, accessTokenLifetime: configuration.accessTokenLifetime))
+        self.state = LockedState(State(faults: configuration.faults, accessTokenLifetime: configuration.accessTokenLifetime))
     }
 
     /// Stops the provider (held requests are answered first).

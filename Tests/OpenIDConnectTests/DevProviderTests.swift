@@ -65,6 +65,20 @@ struct DevProviderTests {
         #expect(keys.count == 1 && keys[0]["kty"] == .string("EC") && keys[0]["d"] == nil, "one public EC key, no private part")
     }
 
+    /// Parallel requests contend the provider's state lock; under ThreadSanitizer (scripts/sanitizers)
+    /// a lock whose hand-over it cannot see shows up as a race report here.
+    @Test("parallel requests are each counted once")
+    func parallelRequests() async throws {
+        let provider = try await provider()
+        let url = URL(string: provider.issuer + "/jwks")!
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<40 { group.addTask { try await get(url).status } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 40))
+        #expect(provider.requestCount("/jwks") == 40)
+    }
+
     @Test("the password page, a wrong password, then a code with state and iss; the code works once and only with its verifier")
     func passwordLoginAndCode() async throws {
         let provider = try await provider()
