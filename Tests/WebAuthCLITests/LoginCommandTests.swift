@@ -223,12 +223,11 @@ extension LoginCommandTests {
         #expect(refused.status == 3 && refused.stderr.contains("refuses to sign in inside an embedded browser"), "stderr: \(refused.stderr)")
 
         // The "browser": log in with curl, then follow the redirect to the loopback listener.
-        let browser = try webauth.file("browser.sh", """
+        let browser = try webauth.executable("browser.sh", """
             #!/bin/sh
             location=$(curl -s -o /dev/null -w '%header{location}' -d username=alice -d password=wonderland "$1")
             curl -s "$location" | grep -q 'You can close this tab'
             """)
-        chmod(browser, 0o755)
         let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--system-browser",
                                      "--browser-command", browser, "--timeout", "60"])
         #expect(run.status == 0, "stderr: \(run.stderr)")

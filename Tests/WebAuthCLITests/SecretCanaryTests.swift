@@ -99,12 +99,11 @@ struct SecretCanaryTests {
         }
         // The system browser: curl signs in and follows the redirect to the loopback listener; a
         // browser that does nothing leaves the listener to time out.
-        let browser = try webauth.file("browser.sh", """
+        let browser = try webauth.executable("browser.sh", """
             #!/bin/sh
             location=$(curl -s -o /dev/null -w '%header{location}' -d username=alice -d password=wonderland "$1")
             curl -s "$location" > /dev/null
             """)
-        chmod(browser, 0o755)
         let systemBrowser = ["login", "--issuer", provider.issuer, "--client-id", "desktop-app", "--system-browser", "--verbose"]
         try await command("system-browser", systemBrowser + ["--browser-command", browser, "--timeout", "60"], exits: 0)
         try await command("system-browser-timeout", systemBrowser + ["--browser-command", "/bin/true", "--timeout", "3"], exits: 5)

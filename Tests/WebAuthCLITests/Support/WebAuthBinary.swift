@@ -57,6 +57,19 @@ struct WebAuthBinary {
         return url.path
     }
 
+    /// Writes an executable script `name` in the home folder and returns its path. Its descriptor
+    /// is close-on-exec: a child another test forks meanwhile must not inherit it open for
+    /// writing, or running the script fails with ETXTBSY (exit 126) for as long as that child lives.
+    func executable(_ name: String, _ text: String) throws -> String {
+        let path = home.appendingPathComponent(name).path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return path
+    }
+
     static var binary: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("webauth")
     }
