@@ -66,12 +66,9 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
     /// the cooperative pool: a slow command (a password manager asking for its passphrase) holds
     /// no thread that other tasks need.
     private static func run(_ command: String, environment: [String: String]) async throws(LoginValueError) -> String {
-        let result: Result<String, LoginValueError> = await withCheckedContinuation { continuation in
-            let waiter = Thread { continuation.resume(returning: runWaiting(command, environment: environment)) }
-            waiter.name = "LoginValue command"
-            waiter.start()
+        try await onOwnThread(named: "LoginValue command") { () throws(LoginValueError) in
+            try runWaiting(command, environment: environment).get()
         }
-        return try result.get()
     }
 
     /// Runs `command` and waits for its output and its exit, blocking the calling thread.

@@ -51,7 +51,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
     /// Why a new sign-in could not be saved in the keyring now, or `nil` when it could: a Secret
     /// Service answers, and its default collection is there and unlocked.
     public static func problem() async -> Problem? {
-        await onOwnThread { () -> Problem? in
+        await onOwnThread(named: "Secret Service call") { () -> Problem? in
             var label: UnsafeMutablePointer<gchar>?
             var error: UnsafeMutablePointer<GError>?
             let state = cws_default_collection_state(&label, &error)
@@ -68,7 +68,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
     /// The names of the sign-ins saved in the keyring, sorted.
     /// - Throws: `AuthStateStoreError.io(path:message:)` when the Secret Service cannot be searched.
     public static func savedNames() async throws(AuthStateStoreError) -> [String] {
-        try await onOwnThread { () throws(AuthStateStoreError) -> [String] in
+        try await onOwnThread(named: "Secret Service call") { () throws(AuthStateStoreError) -> [String] in
             var error: UnsafeMutablePointer<GError>?
             let list = cws_saved_store_names(&error)
             defer { g_strfreev(list) }
@@ -81,7 +81,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
 
     public func load() async throws(AuthStateStoreError) -> AuthState? {
         let (name, location) = (name, location)
-        let secret = try await Self.onOwnThread { () throws(AuthStateStoreError) -> String? in
+        let secret = try await onOwnThread(named: "Secret Service call") { () throws(AuthStateStoreError) -> String? in
             let attributes = cws_store_attributes(name)
             defer { g_hash_table_unref(attributes) }
             var error: UnsafeMutablePointer<GError>?
@@ -99,7 +99,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
         _ = try await load()  // refuses to overwrite what is not ours
         let (name, location) = (name, location)
         let archive = String(decoding: try AuthStateArchive.encode(state, location: location), as: UTF8.self)
-        try await Self.onOwnThread { () throws(AuthStateStoreError) in
+        try await onOwnThread(named: "Secret Service call") { () throws(AuthStateStoreError) in
             let attributes = cws_store_attributes(name)
             defer { g_hash_table_unref(attributes) }
             var error: UnsafeMutablePointer<GError>?
@@ -112,21 +112,13 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
 
     public func remove() async throws(AuthStateStoreError) {
         let (name, location) = (name, location)
-        try await Self.onOwnThread { () throws(AuthStateStoreError) in
+        try await onOwnThread(named: "Secret Service call") { () throws(AuthStateStoreError) in
             let attributes = cws_store_attributes(name)
             defer { g_hash_table_unref(attributes) }
             var error: UnsafeMutablePointer<GError>?
             _ = secret_password_clearv_sync(cws_auth_state_schema(), attributes, nil, &error)
             if let message = Self.message(taking: error) { throw .io(path: location, message: message) }
         }
-    }
-
-    /// Runs the blocking `call` on a new thread and awaits it without holding a thread of the pool.
-    private static func onOwnThread<T: Sendable, Failure: Error>(_ call: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
-            Thread.detachNewThread { continuation.resume(returning: Result(catching: call)) }
-        }
-        return try result.get()
     }
 
     /// `error`'s message, freeing it; `nil` for no error.
