@@ -265,4 +265,19 @@ static inline gboolean cwk_send_key_event(GtkWidget *widget, gboolean press, gui
     return TRUE;
 }
 
+/* ---- Issue 15.4: passkey prompts named, not timed out --------------------- */
+
+/** WebKitUserContentManager::script-message-received::NAME (a page script called
+ *  `window.webkit.messageHandlers.NAME.postMessage(value)`). The signal's detail is built
+ *  here: Swift cannot call g_signal_connect's macro. */
+typedef void (*CWKScriptMessageHandler)(WebKitUserContentManager *, WebKitJavascriptResult *, gpointer);
+static inline gulong cwk_connect_script_message_received(WebKitUserContentManager *manager, const char *name,
+                                                         CWKScriptMessageHandler handler,
+                                                         gpointer data, GClosureNotify destroy) {
+    gchar *signal = g_strconcat("script-message-received::", name, NULL);
+    gulong id = CWK_CONNECT(manager, signal, handler, data, destroy);
+    g_free(signal);
+    return id;
+}
+
 #endif /* CWEBKITGTK_H */

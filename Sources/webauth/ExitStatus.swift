@@ -21,6 +21,8 @@ enum ExitStatus: Int32, CaseIterable {
     case signInRequired = 6
     /// The login script stopped at a step.
     case scriptFailed = 7
+    /// The page asks for what only a person can give: a captcha, a passkey or security key.
+    case needsPerson = 8
     /// The command line or the configuration file is wrong.
     case usage = 64
     /// Ctrl-C (SIGINT) stopped it; nothing after the interruption was done.
@@ -39,6 +41,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .timedOut: "Retry, or allow more time with --timeout."
         case .signInRequired: "Run `webauth login` first."
         case .scriptFailed: "Fix the login script: the step it names, or the value it typed; --verbose shows the navigation log."
+        case .needsPerson: "Sign in as a person (without --headless), or use an account the provider signs in with a password or one-time code."
         case .usage: "See `webauth help`."
         }
     }
@@ -66,6 +69,8 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(.usage, "sign-in failed: \(OpenIDConnectError.insecureEndpoint(name: name, url: url)) "
                 + "(--allow-insecure-http, or allow_insecure_http in --config)")
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
+        case .script(.captchaRequired(let kind, let text, _)):
+            self.init(.needsPerson, "sign-in failed: \(SignInScriptError.captchaRequired(kind: kind, pageText: text, report: nil))")
         case .script(let failure): self.init(.scriptFailed, "sign-in failed: \(failure)")
         case .storage(let storage): self.init(.localFailure, "\(storage)")
         case .deviceAuthorization(let device): self = DeviceSignIn.failure(device)
@@ -95,6 +100,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         // Only a login script's page settles, and the page was still asking for something: the
         // script or the values it typed (a wrong password) are what to fix.
         case .pageSettled: .scriptFailed
+        case .passkeyRequested: .needsPerson
         case .formPostNotCapturable, .invalidOption: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:

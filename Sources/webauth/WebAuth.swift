@@ -10,6 +10,7 @@ struct WebAuth: AsyncParsableCommand {
             Exit statuses: 0 success; 1 a local failure (no display, the saved sign-in unusable; for doctor, a check failed); \
             2 cancelled or denied by the person; 3 a provider or protocol error; 4 a network or TLS \
             error; 5 timed out; 6 not signed in (run webauth login); 7 the login script failed; \
+            8 the page needs a person (a captcha, a passkey or security key); \
             64 a usage or configuration error; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by \
             SIGTERM.
             """,

@@ -359,3 +359,27 @@ extension LoginCommandTests {
         }
     }
 }
+
+extension LoginCommandTests {
+    // Pages made for it: a real captcha cannot run here, and WebKitGTK has no WebAuthn.
+    @Test("a page only a person can pass (a captcha, a passkey prompt) exits 8 and says what it wants")
+    func needsPerson() async throws {
+        let pages = try await LocalHTTPServer.start(host: "127.0.0.1") { request in
+            request.path == "/captcha"
+                ? .html("<p>Prove you are human.</p><input id='username'><div class='g-recaptcha' data-sitekey='k'></div>")
+                : .html("""
+                    <p>Use your security key.</p>
+                    <button id='key' onclick="navigator.credentials.get({ publicKey: { challenge: new Uint8Array(32) } })">Use a passkey</button>
+                    """)
+        }
+        let base = pages.baseURL.absoluteString
+        for (path, script, words) in [("/captcha", "steps: [{fill: '#username', value: alice}, {wait_for: '#password'}]", "asks for a reCAPTCHA captcha"),
+                                      ("/passkey", "steps: [{click: '#key'}]", "asks to sign in with a passkey or security key for 127.0.0.1")] {
+            let run = try await webauth(["login", "--issuer", base, "--client-id", "webauth-demo", "--authorization-endpoint", base + path,
+                                         "--token-endpoint", base + "/token", "--headless",
+                                         "--script", try webauth.file("needs-person\(path.dropFirst()).yaml", script)])
+            #expect(run.status == 8, "\(path): \(run.stderr)")
+            #expect(run.stderr.contains(words) && run.stderr.contains("Sign in as a person"), "\(path): \(run.stderr)")
+        }
+    }
+}

@@ -45,22 +45,27 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// ``WebAuthenticationError/pageSettled(_:after:)``; nil waits for the session's timeout (a
     /// page that waits for a person, or a phone). Default: 10 seconds.
     public var settleTimeout: Duration?
+    /// How long an ``LoginStep/optional(_:timeout:)`` step waits for its element before it is
+    /// skipped, unless it says otherwise. Default: 3 seconds.
+    public var optionalTimeout: Duration
 
     /// A script of `steps`.
     public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = [],
-                settleTimeout: Duration? = .seconds(10)) {
+                settleTimeout: Duration? = .seconds(10), optionalTimeout: Duration = .seconds(3)) {
         self.steps = steps
         self.stepTimeout = stepTimeout
         self.secretHosts = secretHosts
         self.settleTimeout = settleTimeout
+        self.optionalTimeout = optionalTimeout
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts", settleTime = "settle_time"
+        case optionalTimeout = "optional_timeout"
     }
 
-    /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...], settle_time: SECONDS}`
-    /// (`settle_time: 0`: wait for the session's timeout).
+    /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...], settle_time: SECONDS,
+    /// optional_timeout: SECONDS}` (`settle_time: 0`: wait for the session's timeout).
     /// An unknown key is an error that names the closest known one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -77,6 +82,11 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             throw DecodingError.dataCorruptedError(forKey: .settleTime, in: container, debugDescription: "settle_time must not be negative")
         }
         settleTimeout = Self.settleTimeout(seconds: settle)
+        let optional = try container.decodeIfPresent(Double.self, forKey: .optionalTimeout) ?? 3
+        guard optional > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription: "optional_timeout must be positive")
+        }
+        optionalTimeout = .milliseconds(Int(optional * 1000))
     }
 
     /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout).
@@ -109,7 +119,8 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                     let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
                     _ = try? report.write(to: artifactsDirectory.appendingPathComponent("\(stamp)-step-\(index + 1)-\(UUID().uuidString.prefix(6))"))
                 }
-                throw LoginScriptError(stepNumber: index + 1, step: step, reason: reason, report: report)
+                throw LoginScriptError(stepNumber: index + 1, step: step, reason: reason, report: report,
+                                       pageError: StepInBlockError.pageError(in: error))
             }
         }
         if let settleTimeout { await session.failWhenSettled(after: settleTimeout) }
@@ -164,7 +175,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                 """), timeout: stepTimeout)
         case .waitForElement(let selector):
             try await session.waitForElement(selector, timeout: stepTimeout)
-        case .waitForURL(let text):
+        case .waitForURL(containing: let text):
             try await session.waitForURL(timeout: stepTimeout) { $0.contains(text) }
         case .waitForText(let text):
             try await session.waitForText(text, timeout: stepTimeout)
@@ -183,6 +194,65 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                 })()
                 """, timeout: stepTimeout)
             guard clicked == .bool(true) else { throw LoginStepRefusal("no link, button or list item shows '\(text)'") }
+        case .check(let selector), .uncheck(let selector):
+            try await setCheckbox(selector, checked: step == .check(selector), in: session)
+        case .select(let selector, let option):
+            try await session.waitForElement(selector, timeout: stepTimeout)
+            let chosen = try await session.evaluateInIsolatedWorld(Self.element(selector, """
+                if (!(element instanceof HTMLSelectElement)) return 'not a select';
+                const wanted = \(JSONValue.string(option));
+                const options = [...element.options];
+                const match = options.find((o) => o.value === wanted) || options.find((o) => o.text.trim() === wanted);
+                if (!match) return 'no option';
+                match.selected = true;
+                element.dispatchEvent(new Event('input', { bubbles: true }));
+                element.dispatchEvent(new Event('change', { bubbles: true }));
+                """), timeout: stepTimeout)
+            switch chosen {
+            case .string("not a select"): throw LoginStepRefusal("'\(selector)' is not a <select>: use click for a custom drop-down")
+            case .string("no option"): throw LoginStepRefusal("'\(selector)' has no option whose value or text is '\(option)'")
+            default: break
+            }
+        case .waitForEnabled(let selector):
+            try await session.waitForEnabled(selector, timeout: stepTimeout)
+        case .waitForURLMatching(let pattern):
+            do { _ = try Regex(pattern) } catch { throw LoginStepRefusal("/\(pattern)/ is not a valid regular expression: \(error)") }
+            try await session.waitForURL(timeout: stepTimeout) { url in (try? Regex(pattern).firstMatch(in: url)) != nil }
+        case .optional(let inner, let timeout):
+            guard let selector = inner.elementSelector else { throw LoginStepRefusal("optional goes with steps that act on an element only") }
+            do { try await session.waitForElement(selector, timeout: timeout ?? optionalTimeout) } catch {
+                guard case .timedOut = error else { throw error }
+                return  // the screen was not shown: nothing to do
+            }
+            try await perform(inner, in: session, environment: environment, http: http, destination: destination)
+        case .when(let selector, let steps):
+            try await session.waitUntilSettled(quiet: Self.settleQuietBeforeWhen, timeout: stepTimeout)
+            let present = try await session.evaluateInIsolatedWorld("!!document.querySelector(\(JSONValue.string(selector)))", timeout: stepTimeout)
+            guard present == .bool(true) else { return }
+            for (index, inner) in steps.enumerated() {
+                do { try await perform(inner, in: session, environment: environment, http: http, destination: destination) } catch {
+                    throw StepInBlockError(number: index + 1, step: inner, underlying: error)
+                }
+            }
+        }
+    }
+
+    /// How long the page must go without a load, navigation or title change before a `when` looks at it.
+    static let settleQuietBeforeWhen = Duration.milliseconds(500)
+
+    /// Ticks or clears the checkbox (or radio button) `selector` with a click, as a person does,
+    /// so the page hears click, input and change; nothing happens if it is that way already.
+    private func setCheckbox(_ selector: String, checked: Bool, in session: WebAuthenticationSession) async throws {
+        try await session.waitForElement(selector, timeout: stepTimeout)
+        let outcome = try await session.evaluateInIsolatedWorld(Self.element(selector, """
+            if (!(element instanceof HTMLInputElement) || !['checkbox', 'radio'].includes(element.type)) return 'not a checkbox';
+            if (element.checked !== \(checked)) element.click();
+            if (element.checked !== \(checked)) return 'unchanged';
+            """), timeout: stepTimeout)
+        switch outcome {
+        case .string("not a checkbox"): throw LoginStepRefusal("'\(selector)' is not a checkbox or radio button")
+        case .string("unchanged"): throw LoginStepRefusal("clicking '\(selector)' did not \(checked ? "tick" : "clear") it: the page refused")
+        default: break
         }
     }
 
@@ -196,6 +266,24 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             return true;
         })()
         """
+    }
+}
+
+/// A step inside a `when` block failed: which one (from 1), and why.
+struct StepInBlockError: Error, CustomStringConvertible {
+    let number: Int
+    let step: LoginStep
+    let underlying: any Error
+
+    var description: String { "step \(number) of the block (\(step)) failed: \(underlying)" }
+
+    /// The ``PageScriptError`` under `error`, through any blocks.
+    static func pageError(in error: any Error) -> PageScriptError? {
+        switch error {
+        case let error as PageScriptError: error
+        case let error as StepInBlockError: pageError(in: error.underlying)
+        default: nil
+        }
     }
 }
 
@@ -215,6 +303,8 @@ public struct LoginScriptError: Error, Sendable, Hashable, CustomStringConvertib
     public let reason: String
     /// The page when it went wrong: screenshot, URL, title, visible text, navigation log.
     public let report: FailureReport?
+    /// The page script or wait error the step failed with, if that is why (a timeout, a captcha).
+    public let pageError: PageScriptError?
 
     public var description: String { "step \(stepNumber) (\(step)) failed: \(reason)" }
 }

@@ -34,38 +34,69 @@ extension WebAuthenticationSession {
     }
 
     /// Waits until an element matching the CSS `selector` is in the page, across page loads.
-    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``.
+    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``,
+    ///   ``PageScriptError/captchaRequired(kind:pageText:)``.
     public func waitForElement(_ selector: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
         try await waitForPage(where: "document.querySelector(\(JSONValue.string(selector)))", condition: "element '\(selector)'",
                               timeout: timeout)
     }
 
     /// Waits until the page's visible text contains `text`, across page loads.
-    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``.
+    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``,
+    ///   ``PageScriptError/captchaRequired(kind:pageText:)``.
     public func waitForText(_ text: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
         try await waitForPage(where: "document.body && document.body.innerText.includes(\(JSONValue.string(text)))",
                               condition: "text '\(text)'", timeout: timeout)
     }
 
+    /// Waits until the element matching the CSS `selector` is in the page and enabled: not
+    /// `disabled` (itself or through a disabled fieldset) and not `aria-disabled="true"`, across page loads.
+    /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``,
+    ///   ``PageScriptError/captchaRequired(kind:pageText:)``.
+    public func waitForEnabled(_ selector: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
+        try await waitForPage(where: """
+            ((element) => element && !element.matches(':disabled') && element.getAttribute('aria-disabled') !== 'true')(
+                document.querySelector(\(JSONValue.string(selector))))
+            """, condition: "element '\(selector)' to be enabled", timeout: timeout)
+    }
+
     /// Waits until the JavaScript expression `predicate` is truthy in the page, checked again
-    /// on every change of the document (a MutationObserver, no polling).
+    /// on every change of the document (a MutationObserver, no polling). A captcha in the page
+    /// ends the wait at once (``PageScriptError/captchaRequired(kind:pageText:)``): no script gets past one.
     private func waitForPage(where predicate: String, condition: String, timeout: Duration) async throws(PageScriptError) {
         let body = """
             const satisfied = () => Boolean(\(predicate));
+            const deadEnd = () => {
+                const captcha = \(CaptchaKind.detectionScript);
+                return captcha && { captcha, text: \(VisibleText.script) };
+            };
             if (satisfied()) return true;
+            if (deadEnd()) return deadEnd();
             return await new Promise((resolve) => {
                 const observer = new MutationObserver(() => {
-                    if (satisfied()) { observer.disconnect(); resolve(true); }
+                    const found = satisfied() || deadEnd();
+                    if (found) { observer.disconnect(); resolve(found); }
                 });
                 observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
             });
             """
+        var captcha: (kind: CaptchaKind, text: String)?
         try await waitAcrossPageChanges(for: condition, timeout: timeout) { view, done in
             JavaScriptBridge.callAsyncFunction(body, in: view, world: JavaScriptBridge.helperWorld) { result in
                 // A script that fails in a page being replaced is retried in the next page.
-                if case .success(.bool(true)) = result { done() }
+                switch result {
+                case .success(.bool(true)):
+                    done()
+                case .success(let found):
+                    guard let kind = found["captcha"]?.stringValue.flatMap(CaptchaKind.init(rawValue:)) else { return }
+                    captcha = (kind, VisibleText.excerpt(found["text"]?.stringValue ?? ""))
+                    done()
+                case .failure:
+                    break
+                }
             }
         }
+        if let captcha { throw .captchaRequired(kind: captcha.kind, pageText: captcha.text) }
     }
 
     /// Waits until the page's URL satisfies `predicate`, and returns that URL.

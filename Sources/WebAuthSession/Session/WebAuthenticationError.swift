@@ -56,6 +56,12 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// `status` (4xx or 5xx) instead of a login page: an unknown client ID, a redirect URI it
     /// does not know, a fault of its own. `page` says what its error page showed.
     case providerErrorPage(status: Int, PageSummary)
+    /// The page asked for a passkey or security key (WebAuthn), which WebKitGTK cannot provide:
+    /// the sign-in cannot go on here. `relyingParty` is the site the credential is for (the page's
+    /// host when the request named none it may use); `pageText` is what the page says (trimmed,
+    /// token-like runs hidden). Choose another way to sign in on the provider's page (a password,
+    /// a one-time code), or have the provider offer one for this account.
+    case passkeyRequested(operation: PasskeyOperation, relyingParty: String, pageText: String)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -84,6 +90,9 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         case .browserUnavailable(let message): "the system browser could not be opened: \(message)"
         case .pageSettled(let page, let after): "no redirect, and the page did not change for \(after) after the login script's last step: \(page)"
         case .providerErrorPage(let status, let page): "the provider answered the authorization request with HTTP \(status): \(page)"
+        case .passkeyRequested(let operation, let relyingParty, let text):
+            "the page asks to \(operation) for \(relyingParty), which this browser engine cannot do (no WebAuthn): choose "
+                + "another way to sign in (a password, a one-time code) or ask the provider for one; the page says \"\(text)\""
         }
     }
 }

@@ -118,7 +118,7 @@ public final class WebAuthenticationSession {
     /// something a person fixing the sign-in needs to see.
     private static func keepsSnapshot(_ error: WebAuthenticationError) -> Bool {
         switch error {
-        case .timedOut, .pageSettled, .providerErrorPage: true
+        case .timedOut, .pageSettled, .providerErrorPage, .passkeyRequested: true
         default: false
         }
     }

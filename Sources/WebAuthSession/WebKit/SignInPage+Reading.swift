@@ -26,6 +26,11 @@ extension SignInPage {
         return report
     }
 
+    /// The page's visible text as a message quotes it (``VisibleText``); empty if it cannot be read.
+    func visibleText(timeout: Duration) async -> String {
+        VisibleText.excerpt(await evaluate(VisibleText.script, timeout: timeout)?.stringValue ?? "")
+    }
+
     /// The page's title as WebKit has it.
     private var currentTitle: String {
         view.flatMap { webkit_web_view_get_title($0) }.map { String(cString: $0) } ?? ""

@@ -65,6 +65,7 @@ final class SignInPage {
             gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
         }
         connectSignals(view: view, window: window)
+        connections.append(PasskeyStub.install(in: view, reportingTo: self))
         if case .kiosk = options.presentation {
             connectKioskSignals(view: view)
             idleWatch = wake(at: { $0.flow.idleDeadline }) { page in page.receive(.idleCheck(at: .now)) }
@@ -280,6 +281,27 @@ final class SignInPage {
                 if !Task.isCancelled { page.receive(.settledPageRead(summary, activitySeen: seen)) }
             default:
                 break
+            }
+        }
+    }
+
+    /// Returns once the page has gone `quiet` from now on, with no load, navigation or title event,
+    /// and is not loading; or at `deadline`, or when the page ends. A login script's `when`
+    /// looks at the page then, not at the one a click is about to leave.
+    func waitUntilQuiet(for quiet: Duration, until deadline: ContinuousClock.Instant) async {
+        let start = ContinuousClock.now
+        while !hasEnded, ContinuousClock.now < deadline {
+            let settled = max(flow.lastActivity, start) + quiet
+            if settled > .now {
+                guard (try? await Task.sleep(until: min(settled, deadline), clock: .continuous)) != nil else { return }
+            } else if isLoading {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let once = OneShot(continuation)
+                    once.resume((), at: deadline)
+                    onNextPageChange { once.resume(()) }
+                }
+            } else {
+                return
             }
         }
     }

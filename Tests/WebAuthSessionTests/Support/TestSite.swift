@@ -38,6 +38,12 @@ final class TestSite: Sendable {
         return server.baseURL.appendingPathComponent(String(path.dropFirst()))
     }
 
+    /// Serves `response` at `path` (a third party's path shape, served here) and returns its URL.
+    func serve(_ response: LocalHTTPResponse, at path: String) -> URL {
+        pages.withLock { $0[path] = { _ in response } }
+        return URL(string: url(path))!
+    }
+
     /// Serves an HTML page with `body` (and `head`) at a new path and returns its URL.
     func page(title: String = "Test page", head: String = "", body: String) -> URL {
         serve(.html("<!DOCTYPE html><html><head><meta charset='utf-8'><title>\(title)</title>\(head)</head><body>\(body)</body></html>"))

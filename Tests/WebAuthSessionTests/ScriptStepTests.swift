@@ -1,0 +1,236 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+/// A script in Fixtures/login-scripts/ (the schema test checks every one of them).
+func loginScriptFixture(_ name: String) throws -> LoginScript {
+    let url = try #require(Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Fixtures/login-scripts"))
+    return try LoginScript(contentsOfFile: url.path)
+}
+
+extension EngineTests {
+    /// The steps for the screens real providers show besides the password form: consent boxes,
+    /// drop-downs, a button the page enables later, screens that appear for some sign-ins only.
+    /// Each test runs a script from Fixtures/login-scripts/ on pages made for it.
+    @Suite("Script steps")
+    struct ScriptSteps {
+        /// Runs `script` on a session that starts at `start` and returns the redirect's callback;
+        /// a failing script cancels the session and its error is thrown.
+        static func signIn(at start: URL, with script: LoginScript) async throws -> RedirectCallback {
+            let session = try TestEngine.session(start, redirectURI: "com.example:/cb")
+            let running = Task {
+                do { try await script.run(in: session) } catch {
+                    session.cancel()
+                    throw error
+                }
+            }
+            let outcome: Result<RedirectCallback, WebAuthenticationError>
+            do { outcome = .success(try await session.start()) } catch { outcome = .failure(error) }
+            try await running.value  // the script's own error says more than the cancellation it caused
+            return try outcome.get()
+        }
+
+        @Test("check, uncheck and select set a consent form as a person would, with the events a page listens for")
+        func formControls() async throws {
+            let site = try await TestSite.start()
+            let start = site.page(title: "Consent", body: """
+                <form id='f' onsubmit="event.preventDefault(); location.href = 'com.example:/cb?' + new URLSearchParams(new FormData(this)) + '&heard=' + heard.join(',')">
+                  <label><input type='checkbox' id='consent' name='consent' value='yes'> I agree</label>
+                  <label><input type='checkbox' id='newsletter' name='newsletter' value='yes' checked> Send me news</label>
+                  <label><input type='checkbox' id='already' name='already' value='yes' checked> Remember this choice</label>
+                  <select id='country' name='country'><option value=''>Choose</option><option value='no'>Norway</option><option value='se'>Sweden</option></select>
+                  <select id='language' name='language'><option value='en'>English</option><option value='nb'>Norsk bokmål</option></select>
+                  <button id='allow'>Allow</button>
+                </form>
+                <script>
+                  const heard = [];
+                  for (const element of document.querySelectorAll('input, select'))
+                    for (const type of ['input', 'change']) element.addEventListener(type, () => heard.push(element.id + ':' + type));
+                </script>
+                """)
+            let callback = try await Self.signIn(at: start, with: try loginScriptFixture("form-controls"))
+            #expect(callback["consent"] == "yes")
+            #expect(callback["newsletter"] == nil)
+            #expect(callback["already"] == "yes")
+            #expect(callback["country"] == "no", "chosen by its text")
+            #expect(callback["language"] == "nb", "chosen by its value")
+            #expect(callback["heard"] == "consent:input,consent:change,newsletter:input,newsletter:change,"
+                + "country:input,country:change,language:input,language:change", "an already ticked box heard nothing")
+        }
+
+        @Test("an optional screen and a when block run when their screen is shown and are skipped when it is not",
+              arguments: [true, false])
+        func screensThatMayAppear(shown: Bool) async throws {
+            let site = try await TestSite.start()
+            let finish = site.page(title: "Signed in", body: """
+                <button id='finish' onclick="location.href = 'com.example:/cb' + location.search">Continue</button>
+                """)
+            let choose = "location.href = '\(finish.absoluteString)' + location.search + '&account=' + encodeURIComponent(this.textContent)"
+            let chooser = site.page(title: "Choose an account", body: """
+                <ul id='accounts'><li onclick="\(choose)">bob@example.com</li><li onclick="\(choose)">alice@example.com</li></ul>
+                """)
+            let staySignedIn = site.page(title: "Stay signed in?", body: """
+                <p>Stay signed in?</p><button id='stay-yes' onclick="location.href = '\(chooser.absoluteString)?stay=yes'">Yes</button>
+                """)
+            let next = shown ? staySignedIn.absoluteString : finish.absoluteString + "?account=default"
+            let start = site.page(title: "Sign in", body: "<button id='sign-in' onclick=\"location.href = '\(next)'\">Sign in</button>")
+            let callback = try await Self.signIn(at: start, with: try loginScriptFixture("screens-that-may-appear"))
+            #expect(callback["stay"] == (shown ? "yes" : nil))
+            #expect(callback["account"] == (shown ? "alice@example.com" : "default"))
+        }
+
+        @Test("wait_for_enabled waits for the page to enable its button; wait_for_url matches a regular expression")
+        func enabledLaterAndURLPattern() async throws {
+            let site = try await TestSite.start()
+            let finish = site.page(title: "Consent", body: """
+                <button id='finish' onclick="location.href = 'com.example:/cb' + location.search">Finish</button>
+                """)
+            // The page enables its button by itself a little later; a click on a disabled button does nothing.
+            let start = site.page(title: "Wait", body: """
+                <button id='go' disabled onclick="location.href = '\(finish.absoluteString)?consent=42'">Continue</button>
+                <script>setTimeout(() => { document.getElementById('go').disabled = false; }, 300);</script>
+                """)
+            let callback = try await Self.signIn(at: start, with: try loginScriptFixture("enabled-later"))
+            #expect(callback["consent"] == "42")
+        }
+
+        // A real captcha cannot run here (no network, and it is made to stop scripts): these pages
+        // embed a widget's iframe, script or container at the same path shape, served by the test site.
+        @Test("a captcha ends the script at once, named, with the page's text", arguments: [
+            (CaptchaKind.reCAPTCHA, "<iframe title='reCAPTCHA' src='/recaptcha/api2/anchor?k=test-site-key&size=normal'></iframe>"),
+            (.hCaptcha, "<iframe src='/captcha/v1/0000/static/hcaptcha.html#frame=checkbox'></iframe>"),
+            (.turnstile, "<script src='/turnstile/v0/api.js'></script>"),
+            (.reCAPTCHA, "<div class='g-recaptcha' data-sitekey='test-site-key'></div>"),
+        ])
+        func captcha(kind: CaptchaKind, widget: String) async throws {
+            let site = try await TestSite.start()
+            for path in ["/recaptcha/api2/anchor", "/captcha/v1/0000/static/hcaptcha.html"] { _ = site.serve(.html("<p>widget</p>"), at: path) }
+            _ = site.serve(LocalHTTPResponse(headers: ["Content-Type": "text/javascript"], body: "// widget"), at: "/turnstile/v0/api.js")
+            let start = site.page(title: "Sign in", body: """
+                <p>Prove you are human. Reference AbCdEfGhIjKlMnOpQrStUv</p><input id='username'>\(widget)
+                """)
+            let script = try loginScriptFixture("captcha")
+            let session = try TestEngine.session(start, redirectURI: "com.example:/cb")
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            do {
+                try await script.run(in: session)
+                Issue.record("the script got past a captcha")
+            } catch {
+                #expect(error.stepNumber == 2)
+                guard case .captchaRequired(let found, let text, let report) = SignInScriptError(error) else {
+                    Issue.record("not named a captcha: \(error)")
+                    return
+                }
+                #expect(found == kind)
+                #expect(text.hasPrefix("Prove you are human."), "\(text)")
+                #expect(!text.contains("AbCdEfGhIjKlMnOpQrStUv"), "a token-like run is hidden")
+                #expect(report?.screenshotPNG != nil)
+                #expect("\(SignInScriptError(error))".contains("\(kind) captcha"))
+            }
+            session.cancel()
+            _ = await run.result
+        }
+
+        @Test("an invisible reCAPTCHA (v3, render=KEY) asks a person nothing, and a script passes it")
+        func invisibleCaptcha() async throws {
+            let site = try await TestSite.start()
+            _ = site.serve(LocalHTTPResponse(headers: ["Content-Type": "text/javascript"], body: "// v3"), at: "/recaptcha/api.js")
+            let start = site.page(title: "Sign in", body: """
+                <script src='/recaptcha/api.js?render=test-site-key'></script><input id='username'>
+                <button id='next' onclick="document.body.insertAdjacentHTML('beforeend', '<input id=password>')">Next</button>
+                <button id='finish' onclick="location.href = 'com.example:/cb?done=1'">Finish</button>
+                """)
+            let script = LoginScript([.fill("#username", .literal("alice")), .click("#next"), .waitForElement("#password"), .click("#finish")])
+            let callback = try await Self.signIn(at: start, with: script)
+            #expect(callback["done"] == "1")
+        }
+
+        // WebKitGTK 2.50 has no WebAuthn; the engine's stub stands in for navigator.credentials.
+        @Test("a passkey prompt ends the sign-in with what the page asked for, for whom, and its text", arguments: [
+            (PasskeyOperation.get, "navigator.credentials.get({ publicKey: { challenge: new Uint8Array(32), rpId: '127.0.0.1' } })", "127.0.0.1"),
+            // A relying party the page may not name is replaced by its host.
+            (.create, """
+                navigator.credentials.create({ publicKey: { rp: { id: 'bank.example', name: 'Bank' }, challenge: new Uint8Array(32), \
+                user: { id: new Uint8Array(16), name: 'alice', displayName: 'Alice' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }] } })
+                """, "127.0.0.1"),
+        ])
+        func passkey(operation: PasskeyOperation, call: String, relyingParty: String) async throws {
+            let site = try await TestSite.start()
+            // Passkey autofill, as login pages ask for it on load, is no prompt: it must not end the sign-in.
+            let start = site.page(title: "Security key", body: """
+                <p>Use your security key to sign in.</p>
+                <button id='use-passkey' onclick="\(call.replacingOccurrences(of: "\"", with: "&quot;"))">Use a passkey</button>
+                <script>navigator.credentials.get({ mediation: 'conditional', publicKey: { challenge: new Uint8Array(32) } });</script>
+                """)
+            let session = try TestEngine.session(start, redirectURI: "com.example:/cb")
+            let script = Task { try await loginScriptFixture("passkey").run(in: session) }
+            await #expect(throws: WebAuthenticationError.passkeyRequested(operation: operation, relyingParty: relyingParty,
+                                                                          pageText: "Use your security key to sign in. Use a passkey")) {
+                try await session.start()
+            }
+            _ = await script.result  // its click may or may not have returned before the page closed
+            #expect(await session.failureSnapshot?.visibleText?.contains("security key") == true, "the page is kept for the artefacts")
+        }
+    }
+}
+
+/// The new keys of the script format, read by the Swift parser: what they mean, and their errors
+/// with line and column.
+@Suite("Login script steps (parsing)")
+struct ScriptStepParsingTests {
+    /// `text` as a script file, read.
+    func parse(_ text: String) throws(LoginScriptFileError) -> LoginScript {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("script-\(UUID().uuidString).yaml")
+        try? text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try LoginScript(contentsOfFile: file.path)
+    }
+
+    @Test("the fixtures read as the steps they say")
+    func fixtures() throws {
+        let screens = try loginScriptFixture("screens-that-may-appear")
+        #expect(screens.optionalTimeout == .seconds(2))
+        #expect(screens.steps == [.click("#sign-in"), .optional(.click("#stay-yes")),
+                                  .when("#accounts", steps: [.chooseAccount("alice@example.com")]), .click("#finish")])
+        #expect(try loginScriptFixture("form-controls").steps == [
+            .check("#consent"), .uncheck("#newsletter"), .check("#already"), .select("#country", option: "Norway"),
+            .select("#language", option: "nb"), .click("#allow"),
+        ])
+        #expect(try loginScriptFixture("enabled-later").steps == [
+            .waitForEnabled("#go"), .click("#go"), .waitForURLMatching("[?&]consent=[0-9]+$"), .click("#finish"),
+        ])
+    }
+
+    @Test("wait_for_url's text still means contains; optional_timeout per step; the script's default is 3 s")
+    func forms() throws {
+        let script = try parse("steps:\n  - wait_for_url: /consent\n  - fill: '#otp'\n    env: OTP\n    optional: true\n    optional_timeout: 1.5\n")
+        #expect(script.steps == [.waitForURL(containing: "/consent"), .optional(.fill("#otp", .environment("OTP")), timeout: .milliseconds(1500))])
+        #expect(script.optionalTimeout == .seconds(3))
+    }
+
+    @Test("mistakes in the new keys are errors with line and column", arguments: [
+        ("steps:\n  - wait_for_url:\n      matches: '(unclosed'\n", "line 3, column 16: step 1, wait_for_url, matches: not a valid regular expression"),
+        ("steps:\n  - wait_for_url: {match: 'x'}\n", "line 2, column 19: step 1, wait_for_url: unknown key 'match' (did you mean 'matches'?)"),
+        ("steps:\n  - javascript: '1'\n    optional: true\n", "line 2, column 5: step 1: optional goes with fill, click, press_enter, wait_for, check, uncheck, select, wait_for_enabled only, not with javascript"),
+        ("steps:\n  - click: '#a'\n    optional_timeout: 2\n", "line 3, column 23: step 1, optional_timeout: optional_timeout goes with optional: true"),
+        ("steps:\n  - click: '#a'\n    option: x\n", "line 2, column 5: step 1: option goes with select only, not with click"),
+        ("steps:\n  - select: '#a'\n", "line 2, column 5: step 1: missing 'option'"),
+        ("steps:\n  - when: '#a'\n    steps:\n      - clik: '#b'\n", "line 4, column 9: step 1, step 1: unknown key 'clik' (did you mean 'click'?)"),
+        ("optional_timeout: 0\nsteps: []\n", "line 1, column 19: optional_timeout: optional_timeout must be positive"),
+    ])
+    func mistakes(text: String, message: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("parsed: \(text)")
+        } catch {
+            guard case .invalid(_, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(reason.hasPrefix(message), "\(reason)")
+        }
+    }
+}
