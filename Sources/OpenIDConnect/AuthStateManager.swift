@@ -102,6 +102,23 @@ public actor AuthStateManager {
         try await commit(next)
     }
 
+    /// Treats the access token as expired and saves that, keeping the refresh token: the next
+    /// ``freshAccessToken()`` refreshes (a credential helper's "this token was refused"). With a
+    /// shared store, under its lock and on the stored state, so another process's refresh is kept.
+    public func expireAccessToken() async throws(AuthStateError) {
+        guard let shared else { return try await commit(state.expiringAccessToken()) }
+        do {
+            try await shared.withExclusiveLock {
+                do { if let stored = try await shared.load() { self.state = stored } } catch { throw AuthStateError.saveFailed(String(describing: error)) }
+                try await self.commit(self.state.expiringAccessToken())
+            }
+        } catch let error as AuthStateError {
+            throw error
+        } catch {
+            throw .saveFailed(String(describing: error))
+        }
+    }
+
     private func userinfoRequest(_ url: URL, token: String) async throws(AuthStateError) -> HTTPResponse {
         do {
             return try await http.send(HTTPRequest(url: url, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"]))
