@@ -108,15 +108,18 @@ public actor AuthStateManager {
     public func expireAccessToken() async throws(AuthStateError) {
         guard let shared else { return try await commit(state.expiringAccessToken()) }
         do {
-            try await shared.withExclusiveLock {
-                do { if let stored = try await shared.load() { self.state = stored } } catch { throw AuthStateError.saveFailed(String(describing: error)) }
-                try await self.commit(self.state.expiringAccessToken())
-            }
+            try await shared.withExclusiveLock { try await self.expireUnderLock(shared) }
         } catch let error as AuthStateError {
             throw error
         } catch {
             throw .saveFailed(String(describing: error))
         }
+    }
+
+    /// Expires the stored state's access token (another process may have refreshed since this one read it).
+    private func expireUnderLock(_ store: any SharedAuthStateStore) async throws(AuthStateError) {
+        do { if let stored = try await store.load() { state = stored } } catch { throw .saveFailed(String(describing: error)) }
+        try await commit(state.expiringAccessToken())
     }
 
     private func userinfoRequest(_ url: URL, token: String) async throws(AuthStateError) -> HTTPResponse {

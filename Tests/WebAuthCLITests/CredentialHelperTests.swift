@@ -36,10 +36,10 @@ struct CredentialHelperTests {
         let login = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--ephemeral",
                                        "--profile", profile, "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)])
         try #require(login.status == 0, "stderr: \(login.stderr)")
-        return try await token(profile)
+        return try await savedToken(profile)
     }
 
-    func token(_ profile: String) async throws -> String {
+    func savedToken(_ profile: String) async throws -> String {
         let token = try await webauth(["token", "--profile", profile])
         try #require(token.status == 0, "stderr: \(token.stderr)")
         return token.stdout.trimmingCharacters(in: .newlines)
@@ -115,7 +115,7 @@ struct CredentialHelperTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("The Kubernetes client needs a credential") && run.stderr.contains("--flow device"), "stderr: \(run.stderr)")
         let credential = try JSONValue(parsing: run.stdout)
-        #expect(credential["status"]?["token"] == .string(try await token("phone")), "the sign-in was saved, and its token printed")
+        #expect(credential["status"]?["token"] == .string(try await savedToken("phone")), "the sign-in was saved, and its token printed")
         let without = try await webauth(["kubernetes-credential", "--profile", "other"])
         #expect(without.status == 6 && without.stderr.contains("cannot sign in without a provider") && without.stdout.isEmpty,
                 "no --issuer: stderr: \(without.stderr)")
@@ -161,7 +161,7 @@ struct CredentialHelperTests {
         #expect(provider.refreshCount == refreshes, "erase refreshes nothing itself")
         let second = try await fill()
         #expect(provider.refreshCount == refreshes + 1, "the get after erase refreshed")
-        let renewed = try await token("work")
+        let renewed = try await savedToken("work")
         #expect(renewed != token && second.stdout.contains("password=\(renewed)\n"), "stderr: \(second.stderr)")
         #expect(try await clone().status == 0, "the refreshed token is let in")
 
@@ -207,7 +207,7 @@ struct CredentialHelperTests {
         #expect(try await docker("erase", "https://registry.example.com").status == 0)
         let again = try await docker("get", "registry.example.com")
         #expect(provider.refreshCount == refreshes + 1, "the get after erase refreshed")
-        #expect(try JSONValue(parsing: again.stdout)["Secret"] == .string(try await token("work")))
+        #expect(try JSONValue(parsing: again.stdout)["Secret"] == .string(try await savedToken("work")))
         #expect(try JSONValue(parsing: again.stdout)["Secret"] != .string(token))
         #expect(stderr.allSatisfy { !$0.contains(token) }, "no token on stderr")
 
