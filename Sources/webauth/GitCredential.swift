@@ -8,7 +8,7 @@ import OpenIDConnect
 struct GitCredential: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential",
-        abstract: "A git credential helper: a fresh access token as the password of https remotes.",
+        abstract: "A git credential helper: a fresh access token as the password of http(s) remotes.",
         discussion: """
             git config --global credential.helper '!webauth git-credential'. get answers username=oauth2 and the \
             access token as password (Basic authentication, which GitHub, GitLab, Gitea and Azure DevOps accept); \

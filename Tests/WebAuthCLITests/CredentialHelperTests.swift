@@ -50,6 +50,15 @@ struct CredentialHelperTests {
         try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"printf %s "$0" | "$@""#, input, program] + arguments)
     }
 
+    /// No secret the provider saw or issued (tokens, codes, passwords) in `outputs`, as the canary test checks.
+    func expectNoSecret(in outputs: [String], _ provider: OpenIDProvider, sourceLocation: SourceLocation = #_sourceLocation) {
+        let secrets = provider.secretsSeen
+        #expect(!secrets.isEmpty, sourceLocation: sourceLocation)
+        for output in outputs {
+            #expect(!secrets.contains { output.contains($0) }, "a secret in: \(output)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Writes the default configuration file.
     func configure(_ json: String) throws {
         let folder = webauth.home.appendingPathComponent("config/webauth")
@@ -93,7 +102,6 @@ struct CredentialHelperTests {
         #expect(refused.status != 0, "stdout: \(refused.stdout)")
         #expect(refused.stderr.contains("no saved sign-in named 'nobody'") && refused.stderr.contains("spec.interactive is false")
                     && refused.stderr.contains("Run `webauth login --profile nobody` in a terminal"), "stderr: \(refused.stderr)")
-        for output in [allowed.stderr, refused.stdout, refused.stderr] { #expect(!output.contains(token)) }
 
         let direct = try await webauth(["kubernetes-credential", "--profile", "work"], environment: [
             "KUBERNETES_EXEC_INFO": #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false}}"#])
@@ -103,6 +111,7 @@ struct CredentialHelperTests {
         #expect(credential["status"]?["token"] == .string(token))
         let expiry = try #require(credential["status"]?["expirationTimestamp"]?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) })
         #expect(expiry > Date() && expiry < Date().addingTimeInterval(Double(provider.accessTokenLifetime) + 5))
+        expectNoSecret(in: [allowed.stderr, refused.stdout, refused.stderr, direct.stderr], provider)
     }
 
     @Test("kubernetes-credential with spec.interactive and no sign-in signs in with the device grant (prompts on stderr), saves it, prints the ExecCredential")
@@ -119,6 +128,7 @@ struct CredentialHelperTests {
         let without = try await webauth(["kubernetes-credential", "--profile", "other"])
         #expect(without.status == 6 && without.stderr.contains("cannot sign in without a provider") && without.stdout.isEmpty,
                 "no --issuer: stderr: \(without.stderr)")
+        expectNoSecret(in: [run.stderr, without.stderr], provider)
     }
 
     // MARK: git
@@ -169,8 +179,10 @@ struct CredentialHelperTests {
         let unmapped = try await fill()
         #expect(unmapped.status != 0 && unmapped.stderr.contains("terminal prompts disabled"), "no answer for 127.0.0.1: \(unmapped.stderr)")
         try configure(#"{"credential_hosts": {"127.0.0.1": "work"}}"#)
-        #expect(try await fill().stdout.contains("password=\(renewed)\n"), "a host maps with or without its port")
+        let mapped = try await fill()
+        #expect(mapped.stdout.contains("password=\(renewed)\n"), "a host maps with or without its port")
         await server.stop()
+        expectNoSecret(in: [cloned.stderr, first.stderr, rejected.stderr, second.stderr, unmapped.stderr, mapped.stderr], provider)
     }
 
     // MARK: Docker
@@ -209,7 +221,7 @@ struct CredentialHelperTests {
         #expect(provider.refreshCount == refreshes + 1, "the get after erase refreshed")
         #expect(try JSONValue(parsing: again.stdout)["Secret"] == .string(try await savedToken("work")))
         #expect(try JSONValue(parsing: again.stdout)["Secret"] != .string(token))
-        #expect(stderr.allSatisfy { !$0.contains(token) }, "no token on stderr")
+        expectNoSecret(in: stderr + [unknown.stdout, notSignedIn.stdout, store.stdout], provider)
 
         try configure(#"{"credential_host": {"registry.example.com": "work"}}"#)
         let misspelt = try await docker("get", "https://registry.example.com")
