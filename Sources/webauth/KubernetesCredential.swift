@@ -76,7 +76,9 @@ struct KubernetesCredential: AsyncParsableCommand {
             do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
             signedIn.withLock { $0 = state }
         }
-        return signedIn.withLock { $0 }!
+        // whileHoldingLock runs the body or throws: a sign-in is there.
+        guard let state = signedIn.withLock({ $0 }) else { throw CommandFailure(.localFailure, "the sign-in was not saved") }
+        return state
     }
 
     /// What client-go says in `KUBERNETES_EXEC_INFO`: whether the person can be asked, and the
