@@ -21,7 +21,6 @@ struct CredentialHelperTests {
         webauth.environment["GIT_TERMINAL_PROMPT"] = "0"
         webauth.environment["PATH"] = WebAuthBinary.binary.deletingLastPathComponent().path + ":"
             + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
     }
 
     /// A provider that asks for a device-grant poll every second.
@@ -31,10 +30,11 @@ struct CredentialHelperTests {
         return try await OpenIDProvider.start(configuration: configuration)
     }
 
-    /// Signs alice in as `profile` (a headless scripted login) and returns the saved access token.
+    /// Signs alice in as `profile` (the device grant, approved on the provider's page: no web view
+    /// needed) and returns the saved access token.
     func signIn(_ provider: OpenIDProvider, as profile: String) async throws -> String {
-        let login = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--ephemeral",
-                                       "--profile", profile, "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)])
+        let login = try await webauth.signInOnPhone(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "device",
+                                                     "--profile", profile])
         try #require(login.status == 0, "stderr: \(login.stderr)")
         return try await savedToken(profile)
     }
