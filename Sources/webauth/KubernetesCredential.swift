@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import OpenIDConnect
 import Synchronization
-import WebAuthSession
 
 /// `webauth kubernetes-credential`: a client-go exec credential plugin (kubectl, helm, k9s…).
 /// Prints an ExecCredential with the saved sign-in's fresh access token; signs in first (device
