@@ -71,6 +71,13 @@ public struct AuthState: Sendable, Hashable, Codable {
         return next
     }
 
+    /// The same state with its access token expired (see ``TokenResponse/expiringAccessToken()``).
+    func expiringAccessToken() -> AuthState {
+        var next = self
+        next.lastTokenResponse = lastTokenResponse?.expiringAccessToken()
+        return next
+    }
+
     enum CodingKeys: String, CodingKey {
         case version, configuration, clientID = "client_id", lastAuthorizationResponse = "last_authorization_response"
         case lastTokenResponse = "last_token_response", idToken = "id_token"

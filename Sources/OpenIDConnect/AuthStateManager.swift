@@ -102,6 +102,26 @@ public actor AuthStateManager {
         try await commit(next)
     }
 
+    /// Treats the access token as expired and saves that, keeping the refresh token: the next
+    /// ``freshAccessToken()`` refreshes (a credential helper's "this token was refused"). With a
+    /// shared store, under its lock and on the stored state, so another process's refresh is kept.
+    public func expireAccessToken() async throws(AuthStateError) {
+        guard let shared else { return try await commit(state.expiringAccessToken()) }
+        do {
+            try await shared.withExclusiveLock { try await self.expireUnderLock(shared) }
+        } catch let error as AuthStateError {
+            throw error
+        } catch {
+            throw .saveFailed(String(describing: error))
+        }
+    }
+
+    /// Expires the stored state's access token (another process may have refreshed since this one read it).
+    private func expireUnderLock(_ store: any SharedAuthStateStore) async throws(AuthStateError) {
+        do { if let stored = try await store.load() { state = stored } } catch { throw .saveFailed(String(describing: error)) }
+        try await commit(state.expiringAccessToken())
+    }
+
     private func userinfoRequest(_ url: URL, token: String) async throws(AuthStateError) -> HTTPResponse {
         do {
             return try await http.send(HTTPRequest(url: url, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"]))

@@ -8,7 +8,7 @@ public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertibl
     /// Its type, normally `Bearer`.
     public let tokenType: String
     /// Its lifetime in seconds, if given.
-    public let expiresIn: Int?
+    public private(set) var expiresIn: Int?
     /// A refresh token, if issued (a new one on rotation).
     public private(set) var refreshToken: String?
     /// An ID token, if issued (not yet validated).
@@ -31,6 +31,14 @@ public struct TokenResponse: Sendable, Hashable, Codable, CustomStringConvertibl
     func replacingRefreshToken(_ token: String?) -> TokenResponse {
         var copy = self
         copy.refreshToken = token
+        return copy
+    }
+
+    /// The same response with an access token that has expired when it was received, so that
+    /// the next use refreshes it (the refresh token stays).
+    func expiringAccessToken() -> TokenResponse {
+        var copy = self
+        copy.expiresIn = 0
         return copy
     }
 

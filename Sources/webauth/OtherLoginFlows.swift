@@ -15,12 +15,14 @@ struct OtherLoginFlows {
     let browserCommand: String?
     let verbose: Bool
 
-    /// No display for the window (SSH, a server): the device grant when the provider has a device
-    /// authorization endpoint (discovered or given), else the system browser. Says which on stderr.
-    func withoutDisplay() async throws -> AuthState {
+    /// No display for the window (SSH, a server), or no window wanted (`reason` says which): the
+    /// device grant when the provider has a device authorization endpoint (discovered or given),
+    /// else the system browser. Says which on stderr.
+    func withoutDisplay(
+        reason: String = "No display here for a sign-in window (DISPLAY and WAYLAND_DISPLAY are not set, as over SSH)"
+    ) async throws -> AuthState {
         let configuration: ProviderConfiguration
         do { configuration = try await client.providerConfiguration() } catch { throw CommandFailure(SignInError.openIDConnect(error)) }
-        let reason = "No display here for a sign-in window (DISPLAY and WAYLAND_DISPLAY are not set, as over SSH)"
         if configuration.deviceAuthorizationEndpoint != nil || settings.deviceAuthorizationEndpoint != nil {
             FileHandle.standardError.write(Data("\(reason): signing in on another device instead (--flow device).\n".utf8))
             return try await device()

@@ -23,6 +23,13 @@ struct ProfileOptions: ParsableArguments {
     /// The saved sign-in's name.
     var name: String { chosenProfile() ?? "default" }
 
+    /// These options for the profile `name` (a credential helper's host mapping chose it).
+    func named(_ name: String) -> ProfileOptions {
+        var options = self
+        options.profile = name
+        return options
+    }
+
     /// The store of the saved sign-in (see ``ProfileStore/forReading(name:choice:)``).
     func store() async throws(CommandFailure) -> any AuthStateStore {
         try await ProfileStore.forReading(name: name, choice: store)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `webauth`: sign in to OAuth 2.0 / OpenID Connect providers from the command line.
 @main
@@ -15,5 +16,13 @@ struct WebAuth: AsyncParsableCommand {
             SIGTERM.
             """,
         version: WebAuthVersion.current,
-        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self])
+        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
+                      KubernetesCredential.self, GitCredential.self, DockerCredential.self])
+
+    /// Runs the command line; started as `docker-credential-webauth` (a symlink), Docker's
+    /// credential-helper protocol (``DockerCredential``).
+    static func main() async {
+        guard URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent == DockerCredential.programName else { return await main(nil) }
+        await DockerCredential.main(Array(CommandLine.arguments.dropFirst()))
+    }
 }

@@ -122,6 +122,37 @@ struct AuthStateTests {
         #expect(await manager.state == state)
     }
 
+    @Test("expireAccessToken saves the access token as expired and keeps the refresh token: the next call refreshes, once")
+    func expireAccessToken() async throws {
+        let provider = try await provider(lifetime: 3600)
+        let state = try await signIn(provider)
+        let log = SaveLog()
+        let manager = AuthStateManager(state: state) { log.save($0) }
+        try await manager.expireAccessToken()
+        #expect(log.last?.refreshToken == state.refreshToken && log.last?.isAccessTokenFresh(tolerance: .zero) == false)
+        #expect(provider.refreshCount == 0, "expiring asks the provider nothing")
+        let token = try await manager.freshAccessToken()
+        #expect(provider.refreshCount == 1 && token != state.accessToken)
+        #expect(try await manager.freshAccessToken() == token && provider.refreshCount == 1)
+    }
+
+    @Test("with a shared store, expireAccessToken expires what the store holds: another process's rotated refresh token is kept")
+    func expireAccessTokenKeepsAnotherRefresh() async throws {
+        let provider = try await provider(lifetime: 3600)
+        let state = try await signIn(provider)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("expire-\(UUID().uuidString)")
+        let store = try FileAuthStateStore(name: "expire", directory: folder)
+        try await store.save(state)
+        let other = AuthStateManager(state: state, store: store)
+        let rotated = try await other.refreshNow().refreshToken  // another process refreshes: the old refresh token is spent
+        #expect(rotated != nil && rotated != state.refreshToken)
+        let manager = AuthStateManager(state: state, store: store)  // still holds the old tokens
+        try await manager.expireAccessToken()
+        #expect(try await store.load()?.refreshToken == rotated)
+        let token = try await manager.freshAccessToken()
+        #expect(provider.refreshCount == 2 && token != state.accessToken, "refreshed with the rotated refresh token")
+    }
+
     @Test("userinfo with a fresh token; its sub is the ID token's")
     func userinfo() async throws {
         let provider = try await provider(lifetime: 3600)

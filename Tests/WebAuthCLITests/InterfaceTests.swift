@@ -4,7 +4,7 @@ import OpenIDConnect
 import Testing
 
 /// The command line as an interface: `--version`, `doctor`, the JSON outputs' schemas, and
-/// `scripts/install` with the man page and completions.
+/// `scripts/install` with the man page, completions and the Docker helper's symlink.
 @Suite("webauth --version, doctor, JSON schemas, scripts/install (the built binary)", .timeLimit(.minutes(10)))
 struct InterfaceTests {
     var webauth = WebAuthBinary()
@@ -89,6 +89,8 @@ struct InterfaceTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let version = try await webauth.run(prefix.appendingPathComponent("bin/webauth"), ["--version"])
         #expect(version.status == 0 && run.stderr.contains("installed webauth \(version.stdout.trimmingCharacters(in: .newlines)) in"))
+        let docker = prefix.appendingPathComponent("bin/docker-credential-webauth").path
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: docker) == "webauth", "Docker's helper name, a symlink beside webauth")
         let manual = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/webauth.1"), encoding: .utf8)
         #expect(manual.contains(".Dt WEBAUTH 1") && manual.contains("doctor") && manual.contains("settle-time"), "the man page: \(manual.prefix(300))")
         for (path, marker) in [("share/bash-completion/completions/webauth", "complete"), ("share/zsh/site-functions/_webauth", "#compdef webauth"),

@@ -6,13 +6,13 @@ import Testing
 struct ReadmeWalkthroughTests {
     let webauth = WebAuthBinary()
 
-    /// The shell block that follows `marker` in README.md.
-    static func block(after marker: String) throws -> String {
+    /// The code block (shell, unless `language` says otherwise) that follows `marker` in README.md.
+    static func block(after marker: String, language: String = "sh") throws -> String {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         let afterMarker = try #require(text.range(of: marker)).upperBound
-        let open = try #require(text.range(of: "```sh\n", range: afterMarker..<text.endIndex)).upperBound
+        let open = try #require(text.range(of: "```\(language)\n", range: afterMarker..<text.endIndex)).upperBound
         let close = try #require(text.range(of: "\n```", range: open..<text.endIndex)).lowerBound
         return String(text[open..<close])
     }

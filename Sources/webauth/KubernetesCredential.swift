@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+import Synchronization
+
+/// `webauth kubernetes-credential`: a client-go exec credential plugin (kubectl, helm, k9s…).
+/// Prints an ExecCredential with the saved sign-in's fresh access token; signs in first (device
+/// grant, else the browser) when there is none and the plugin may talk to the person.
+struct KubernetesCredential: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kubernetes-credential",
+        abstract: "A Kubernetes exec credential plugin: the access token for kubectl, helm, k9s and every client-go program.",
+        discussion: """
+            In the kubeconfig's users[].user.exec: apiVersion client.authentication.k8s.io/v1, command webauth, \
+            args [kubernetes-credential, --profile, NAME], interactiveMode IfAvailable. Prints an ExecCredential \
+            (status.token, status.expirationTimestamp) on stdout. When the profile is not signed in (or must sign in \
+            again) and KUBERNETES_EXEC_INFO says spec.interactive, it signs in with the device grant when the provider \
+            has one, else in the browser, its prompts on stderr (needs --issuer and --client-id, or --config); not \
+            interactive, it says so on stderr and exits 6. Pairs with git-credential and docker-credential-webauth.
+            """)
+
+    /// The `apiVersion` answered when client-go does not say which it wants.
+    static let apiVersion = "client.authentication.k8s.io/v1"
+
+    @OptionGroup(title: "Saved sign-in") var profile: ProfileOptions
+    @OptionGroup(title: "Provider and client, to sign in when needed") var client: ClientOptions
+
+    @Option(help: "Seconds a sign-in may take, when one is needed.")
+    var timeout: Int = 300
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    func run() async throws {
+        try await reportingFailures(ifInterrupted: "no credential was printed") {
+            let info = try Self.execInfo(ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"])
+            let state: AuthState
+            do {
+                let manager = try await SavedSignIn(profile: profile, secret: client.secret).manager()
+                do throws(AuthStateError) { _ = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
+                state = await manager.state
+            } catch let failure as CommandFailure where failure.status == .signInRequired {
+                guard info.interactive else {
+                    throw CommandFailure(.signInRequired, "\(failure.message); the Kubernetes client runs this plugin without a terminal "
+                        + "(spec.interactive is false), so it cannot sign in here",
+                        advice: "Run `webauth login --profile \(profile.name)` in a terminal, then retry.")
+                }
+                state = try await signIn(because: failure.message)
+            }
+            print(Self.execCredential(state, apiVersion: info.apiVersion).description)
+        }
+    }
+
+    /// Signs in as `webauth login` does without a display, and saves the sign-in in the profile.
+    private func signIn(because reason: String) async throws -> AuthState {
+        guard client.config != nil || client.issuer != nil else {
+            throw CommandFailure(.signInRequired, "\(reason), and the plugin cannot sign in without a provider",
+                                 advice: "Add --issuer and --client-id (or --config) to the exec args, or run `webauth login --profile \(profile.name)`.")
+        }
+        let settings = try client.resolve()
+        let deadline = CommandDeadline(seconds: timeout)
+        let scopes = settings.scopes ?? ["openid", "profile", "offline_access"]
+        let flows = OtherLoginFlows(settings: settings, client: settings.client(http: deadline.http), deadline: deadline, scopes: scopes,
+                                    parameters: settings.parameters, browserCommand: nil, verbose: false)
+        let name = profile.name
+        guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {
+            return try await flows.withoutDisplay(reason: "The Kubernetes client needs a credential (\(reason))")
+        }
+        let signedIn = Mutex<AuthState?>(nil)
+        try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
+            var state = try await flows.withoutDisplay(reason: "The Kubernetes client needs a credential (\(reason))")
+            state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
+                                       authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference())
+            do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
+            signedIn.withLock { $0 = state }
+        }
+        // whileHoldingLock runs the body or throws: a sign-in is there.
+        guard let state = signedIn.withLock({ $0 }) else { throw CommandFailure(.localFailure, "the sign-in was not saved") }
+        return state
+    }
+
+    /// What client-go says in `KUBERNETES_EXEC_INFO`: whether the person can be asked, and the
+    /// ExecCredential version it wants. Without it (run by hand): interactive when stdin is a terminal.
+    static func execInfo(_ text: String?) throws(CommandFailure) -> (interactive: Bool, apiVersion: String) {
+        guard let text, !text.isEmpty else { return (isatty(STDIN_FILENO) == 1, apiVersion) }
+        let info: JSONValue
+        do { info = try JSONValue(parsing: text) } catch {
+            throw CommandFailure(.usage, "KUBERNETES_EXEC_INFO is not JSON: \(error)", advice: "Run the plugin from a Kubernetes client, or unset the variable.")
+        }
+        let version = info["apiVersion"]?.stringValue.flatMap { $0.hasPrefix("client.authentication.k8s.io/") ? $0 : nil } ?? apiVersion
+        return (info["spec"]?["interactive"]?.boolValue ?? false, version)
+    }
+
+    /// The ExecCredential of `state`'s access token; `expirationTimestamp` (RFC 3339) when its lifetime is known.
+    static func execCredential(_ state: AuthState, apiVersion: String) -> JSONValue {
+        var status: [String: JSONValue] = ["token": .string(state.accessToken ?? "")]
+        if let expiry = state.lastTokenResponse?.accessTokenExpiresAt {
+            status["expirationTimestamp"] = .string(ISO8601DateFormatter().string(from: expiry))
+        }
+        return .object(["apiVersion": .string(apiVersion), "kind": .string("ExecCredential"), "status": .object(status)])
+    }
+}
