@@ -99,9 +99,10 @@ struct Login: AsyncParsableCommand {
                 // Discovery first, so that the page gets what is left of --timeout.
                 do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
                 if flow == .browser { return try await others.browser() }
-                return try await client.signIn(
-                    scopes: scopes, responseType: responseType, additionalParameters: parameters,
-                    options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline), script: { try await page($0) })
+                var options = presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline)
+                options.languages = settings.languages
+                return try await client.signIn(scopes: scopes, responseType: responseType, additionalParameters: parameters,
+                                               options: options, script: { try await page($0) })
             })
         } catch let error as SignInError {
             if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil { return try await others.withoutDisplay() }

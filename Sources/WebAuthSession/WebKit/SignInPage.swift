@@ -47,6 +47,7 @@ final class SignInPage {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
         let context = try WebContextsByProfile.shared.context(for: options.websiteData)
+        WebContextsByProfile.shared.setLanguages(options.languages, in: context)
         if policy.redirectURI.kind == .customScheme {
             WebContextsByProfile.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
