@@ -73,7 +73,9 @@ struct ClientOptions: ParsableArguments {
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
                                   .map { try Self.url($0, "device authorization endpoint") },
                               store: try Self.store(fromFile("store"), in: config),
-                              languages: try network.languages(from: file))
+                              languages: try network.languages(from: file),
+                              proxy: try network.proxy(from: file, environment: environment),
+                              caFile: try network.caFile(from: file))
     }
 
     /// `store` from the configuration file: keyring, file or none.
@@ -116,6 +118,10 @@ struct ClientSettings {
     let store: StoreChoice?
     /// The languages to ask the page for (empty: the user's locale).
     let languages: [String]
+    /// The proxy for the page and the requests.
+    let proxy: ProxySetting
+    /// Authorities trusted beside the system's, for the page and the requests.
+    let caFile: TrustedCAFile?
 
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {

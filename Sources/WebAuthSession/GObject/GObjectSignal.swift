@@ -27,6 +27,11 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, H
     static var loadFailedWithTLSErrors: Self { Self { cwk_connect_load_failed_with_tls_errors($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKAuthenticateHandler {
+    /// `WebKitWebView::authenticate` (a server or a proxy asks for credentials).
+    static var authenticate: Self { Self { cwk_connect_authenticate($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKProcessTerminatedHandler {
     /// `WebKitWebView::web-process-terminated`.
     static var webProcessTerminated: Self { Self { cwk_connect_web_process_terminated($0, $1, $2, $3) } }

@@ -56,6 +56,10 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// `status` (4xx or 5xx) instead of a login page: an unknown client ID, a redirect URI it
     /// does not know, a fault of its own. `page` says what its error page showed.
     case providerErrorPage(status: Int, PageSummary)
+    /// The proxy `proxy` (`host:port`) asked for credentials (HTTP 407) and refused the ones
+    /// given, or (`credentialsGiven` false) none were: give the user in the proxy URL
+    /// (`http://user@host:port`) and the password there or, for `webauth`, in `WEBAUTH_PROXY_PASSWORD`.
+    case proxyAuthenticationFailed(proxy: String, credentialsGiven: Bool)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -84,6 +88,8 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         case .browserUnavailable(let message): "the system browser could not be opened: \(message)"
         case .pageSettled(let page, let after): "no redirect, and the page did not change for \(after) after the login script's last step: \(page)"
         case .providerErrorPage(let status, let page): "the provider answered the authorization request with HTTP \(status): \(page)"
+        case .proxyAuthenticationFailed(let proxy, let given):
+            given ? "the proxy \(proxy) refused the user name and password" : "the proxy \(proxy) asks for a user name and password, and none were given"
         }
     }
 }

@@ -20,6 +20,10 @@ final class SignInPage {
     private(set) var chrome: SignInWindowChrome?
     private var connections: [SignalConnection] = []
     private var loopbackListener: LoopbackRedirectListener?
+    /// The proxies the page goes through, for their credentials.
+    private var proxyRoute = ProxyRoute.system
+    /// Authorities trusted beside the system's.
+    private var caFile: TrustedCAFile?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// The tasks that wake the flow at its idle and settle deadlines.
     private var idleWatch: Task<Void, Never>?
@@ -113,6 +117,15 @@ final class SignInPage {
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_view_get_website_data_manager(view),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        caFile = options.caFile
+        proxyRoute = options.proxy.route(in: ProcessInfo.processInfo.environment)
+        // A redirect is caught before it is sent, except a form POST to a loopback redirect URI,
+        // which goes to a listener of ours on this machine: never through a proxy, which could not reach it.
+        let redirect = flow.policy.redirectURI
+        if redirect.kind == .loopback, let host = redirect.host, let port = redirect.port {
+            proxyRoute = proxyRoute.reachingDirectly(redirect.portMatching == .exact ? "\(host):\(port)" : host)
+        }
+        proxyRoute.apply(to: webkit_web_view_get_website_data_manager(view))
     }
 
     /// A new view. A headless one renders without GPU compositing: there it buys nothing and
@@ -159,6 +172,7 @@ final class SignInPage {
             SignalConnection(view, .loadFailed, target: self, handler: PageSignals.loadFailed),
             SignalConnection(view, .loadFailedWithTLSErrors, target: self, handler: PageSignals.tlsError),
             SignalConnection(view, .webProcessTerminated, target: self, handler: PageSignals.processTerminated),
+            SignalConnection(view, .authenticate, target: self, handler: PageSignals.authenticate),
             SignalConnection(view, .close, target: self, handler: PageSignals.pageClosed),
             SignalConnection(view, .notify("estimated-load-progress"), target: self, handler: PageSignals.progress),
             SignalConnection(view, .notify("title"), target: self, handler: PageSignals.title),
@@ -360,6 +374,44 @@ final class SignInPage {
         }
     }
 
+    // MARK: Certificates
+
+    /// A page's certificate failed the system's checks: one that leads to the CA file's
+    /// authorities and names its host is allowed for that host (in the whole web context) and
+    /// the page loaded again; any other ends the session with ``WebAuthenticationError/tlsFailure(url:host:errors:)``.
+    func tlsFailed(url: String, certificate: UnsafeMutablePointer<GTlsCertificate>?, errors: TLSErrors) {
+        if let caFile, let certificate, let view, let host = URLComponents(string: url)?.host, caFile.trusts(certificate, host: host),
+           let context = webkit_web_view_get_context(view) {
+            logger.info("certificate trusted through the CA file", metadata: ["host": "\(host)", "file": "\(caFile.path)"])
+            webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
+            webkit_web_view_load_uri(view, url)
+            return
+        }
+        receive(.tlsFailed(url: url, errors: errors))
+    }
+
+    // MARK: Proxy credentials
+
+    /// Answers a proxy's `407` with the credentials of its URL, once; a refusal, or a proxy
+    /// with none, ends the session with ``WebAuthenticationError/proxyAuthenticationFailed(proxy:credentialsGiven:)``.
+    /// Returns false for a server's own request (WebKit's default handling).
+    func authenticate(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
+        guard webkit_authentication_request_is_for_proxy(request) != 0 else { return false }
+        let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
+        let port = Int(webkit_authentication_request_get_port(request))
+        let endpoint = proxyRoute.endpoint(host: host, port: port)
+        guard webkit_authentication_request_is_retry(request) == 0, let user = endpoint?.user, let password = endpoint?.password else {
+            webkit_authentication_request_cancel(request)
+            fail(.proxyAuthenticationFailed(proxy: "\(host):\(port)", credentialsGiven: endpoint?.user != nil))
+            return true
+        }
+        logger.debug("proxy credentials given", metadata: ["proxy": "\(host):\(port)"])
+        let credential = webkit_credential_new(user, password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
+        webkit_authentication_request_authenticate(request, credential)
+        webkit_credential_free(credential)
+        return true
+    }
+
     // MARK: Printing
 
     /// Reports a `window.print()` the page may not do (its dialog never opens).
@@ -429,8 +481,10 @@ final class SignInPage {
     private func tlsState(_ view: UnsafeMutablePointer<WebKitWebView>) -> TLSState {
         var certificate: UnsafeMutablePointer<GTlsCertificate>?
         var flags = GTlsCertificateFlags(rawValue: 0)
-        guard webkit_web_view_get_tls_info(view, &certificate, &flags) != 0, certificate != nil else { return .none }
-        return flags.rawValue == 0 ? .valid : .invalid(TLSErrors(rawValue: flags.rawValue))
+        guard webkit_web_view_get_tls_info(view, &certificate, &flags) != 0, let certificate else { return .none }
+        if flags.rawValue == 0 { return .valid }
+        let host = webkit_web_view_get_uri(view).flatMap { URLComponents(string: String(cString: $0))?.host } ?? ""
+        return caFile?.trusts(certificate, host: host) == true ? .validByCAFile : .invalid(TLSErrors(rawValue: flags.rawValue))
     }
 
     func progressChanged() {

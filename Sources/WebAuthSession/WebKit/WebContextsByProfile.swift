@@ -70,13 +70,7 @@ final class WebContextsByProfile {
     /// when `languages` is empty. WebKit keeps one list per context: the last session set wins.
     func setLanguages(_ languages: [String], in context: UnsafeMutablePointer<WebKitWebContext>) {
         let tags = languages.isEmpty ? UserLanguages.from(ProcessInfo.processInfo.environment) : languages
-        var strings: [UnsafeMutablePointer<CChar>?] = tags.map { strdup($0) } + [nil]
-        defer { strings.forEach { free($0) } }
-        strings.withUnsafeMutableBufferPointer { list in
-            list.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: list.count) {
-                webkit_web_context_set_preferred_languages(context, tags.isEmpty ? nil : $0)
-            }
-        }
+        withCStringList(tags) { webkit_web_context_set_preferred_languages(context, constCStringList($0)) }
     }
 
     private func configure(_ context: UnsafeMutablePointer<WebKitWebContext>) {
