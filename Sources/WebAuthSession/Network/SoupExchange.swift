@@ -56,7 +56,13 @@ final class SoupExchange {
         }
         let session = GObjectReference(adopting: soup_session_new()!)
         soup_session_set_timeout(session.pointer, guint(timeout.components.seconds))
-        route.apply(to: session.pointer)
+        // A plain-http request goes to the proxy itself: its Basic credentials go with it at
+        // once, as curl sends them (a 407 to a POST may come before the body was read, and the
+        // connection be closed under it). An https request's CONNECT answers the 407 instead.
+        if let proxy = route.apply(to: session.pointer, for: request.url.absoluteString), request.url.scheme == "http",
+           let user = proxy.user, let password = proxy.password {
+            soup_message_headers_replace(fields, "Proxy-Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+        }
         let exchange = SoupExchange(session: session, message: message, url: url, host: request.url.host ?? "", route: route, caFile: caFile,
                                     completion: completion)
         _ = cwk_connect_soup_authenticate(made, Self.authenticate, RetainedValue.retained(WeakTarget(exchange)), RetainedBox.closureNotify)

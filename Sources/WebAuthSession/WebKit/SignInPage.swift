@@ -384,7 +384,8 @@ final class SignInPage {
            let context = webkit_web_view_get_context(view) {
             logger.info("certificate trusted through the CA file", metadata: ["host": "\(host)", "file": "\(caFile.path)"])
             webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
-            webkit_web_view_load_uri(view, url)
+            // Loaded again once this signal's emission is over: loading from inside it cancels the new load.
+            Task { [weak self] in self?.view.map { webkit_web_view_load_uri($0, url) } }
             return
         }
         receive(.tlsFailed(url: url, errors: errors))
