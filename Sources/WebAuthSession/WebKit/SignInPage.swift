@@ -24,6 +24,8 @@ final class SignInPage {
     private var proxyRoute = ProxyRoute.system
     /// Authorities trusted beside the system's.
     private var caFile: TrustedCAFile?
+    /// The ephemeral session's own web context when it trusts a CA file (see ``WebContextsByProfile/privateEphemeralContext()``).
+    private var privateContext: (context: GObjectReference<UnsafeMutablePointer<WebKitWebContext>>, downloads: SignalConnection)?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// The tasks that wake the flow at its idle and settle deadlines.
     private var idleWatch: Task<Void, Never>?
@@ -50,13 +52,18 @@ final class SignInPage {
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
-        let context = try WebContextsByProfile.shared.context(for: options.websiteData)
+        let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
+        privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
+        let context: UnsafeMutablePointer<WebKitWebContext>
+        if let privateContext { context = privateContext.context.pointer } else {
+            context = try WebContextsByProfile.shared.context(for: options.websiteData)
+        }
         WebContextsByProfile.shared.setLanguages(options.languages, in: context)
         if policy.redirectURI.kind == .customScheme {
             WebContextsByProfile.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
-        let prewarmed = options.websiteData == .ephemeral ? PrewarmedView.shared.take(in: context) : nil
-        let viewReference = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, options: options))
+        let prewarmed = options.websiteData == .ephemeral && !isPrivate ? PrewarmedView.shared.take(in: context) : nil
+        let viewReference = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, perViewData: !isPrivate, options: options))
         let view = viewReference.pointer
         self.viewReference = viewReference
         configure(view, options: options)
@@ -133,8 +140,10 @@ final class SignInPage {
     /// form post. Not once views are prewarmed, which keep it: without it they leaked, and views
     /// of both kinds side by side were slower than either (bench/NOTES.md). A page a person sees
     /// keeps WebKit's default: a captcha may need WebGL.
-    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, options: WebAuthenticationOptions) -> UnsafeMutablePointer<WebKitWebView> {
-        let view = cwk_web_view_new(context, options.websiteData == .ephemeral ? 1 : 0)!
+    /// `perViewData`: an ephemeral session's view in the shared context gets website data of its own.
+    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, perViewData: Bool,
+                                 options: WebAuthenticationOptions) -> UnsafeMutablePointer<WebKitWebView> {
+        let view = cwk_web_view_new(context, options.websiteData == .ephemeral && perViewData ? 1 : 0)!
         if options.presentation == .headless, !PrewarmedView.shared.isEnabled {
             webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(view), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
         }
@@ -318,7 +327,8 @@ final class SignInPage {
         fail(.cancelled)
     }
 
-    /// Disconnects every handler, stops the timers and the listener, and drops the window and the view.
+    /// Disconnects every handler, stops the timers and the listener, and drops the window, the
+    /// view and a private context.
     private func release() {
         connections.forEach { $0.disconnect() }
         connections = []
@@ -327,6 +337,8 @@ final class SignInPage {
         (idleWatch, settleWatch, loopbackListener, chrome) = (nil, nil, nil, nil)
         if let view { LiveSignInPages.shared.unregister(view: view) }
         (windowReference, viewReference) = (nil, nil)
+        if let privateContext { WebContextsByProfile.shared.forget(privateContext.context.pointer) }
+        privateContext = nil
     }
 
     /// Asks GTK to close the window the way a window manager's close button does (it emits
