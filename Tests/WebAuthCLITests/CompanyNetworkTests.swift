@@ -4,8 +4,8 @@ import OpenIDConnect
 import TestSupport
 import Testing
 
-/// `webauth login` in a company network: the page's languages (and later the proxy and the CA
-/// file), against the development provider in this process.
+/// `webauth login` in a company network: the page's languages, a real proxy (tinyproxy) and a
+/// private CA (an HTTPS front with a CA of its own), against the development provider in this process.
 @Suite("webauth login in a company network (the built binary)", .timeLimit(.minutes(3)))
 struct CompanyNetworkTests {
     var webauth = WebAuthBinary()
