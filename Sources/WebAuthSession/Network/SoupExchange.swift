@@ -65,11 +65,8 @@ final class SoupExchange {
         }
         let exchange = SoupExchange(session: session, message: message, url: url, host: request.url.host ?? "", route: route, caFile: caFile,
                                     completion: completion)
-        _ = cwk_connect_soup_authenticate(made, Self.authenticate, RetainedValue.retained(WeakTarget(exchange)), RetainedBox.closureNotify)
-        if caFile != nil {
-            _ = cwk_connect_soup_accept_certificate(made, Self.acceptCertificate, RetainedValue.retained(WeakTarget(exchange)),
-                                                    RetainedBox.closureNotify)
-        }
+        LifetimeSignal.connect(made, .soupAuthenticate, target: exchange, handler: Self.authenticate)
+        if caFile != nil { LifetimeSignal.connect(made, .acceptCertificate, target: exchange, handler: Self.acceptCertificate) }
         cancellable.reference.withPointer { cancellable in
             soup_session_send_and_read_async(session.pointer, made, G_PRIORITY_DEFAULT, cancellable, { _, result, data in
                 RetainedValue<SoupExchange>.take(data)?.finish(result)

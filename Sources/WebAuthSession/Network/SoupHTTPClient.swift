@@ -2,12 +2,12 @@ import Foundation
 import OpenIDConnect
 internal import CWebKitGTK
 
-/// An ``HTTPClient`` on libsoup 3, the network stack of WebKit's pages: the token, userinfo and
+/// An `HTTPClient` on libsoup 3, the network stack of WebKit's pages: the token, userinfo and
 /// discovery requests take the same proxy (``ProxySetting``, its `407` answered from the proxy
 /// URL) and the same TLS backend (GnuTLS through glib-networking) as the sign-in page. It runs on
 /// a GLib main context of its own, so it needs no GTK, no display and no running engine. No
 /// cookies, no cache, and redirects are not followed (an OAuth endpoint that redirects is
-/// answering, not moving), like ``URLSessionHTTPClient``.
+/// answering, not moving), like `URLSessionHTTPClient`.
 public struct SoupHTTPClient: HTTPClient {
     private let route: ProxyRoute
     private let caFile: TrustedCAFile?

@@ -17,13 +17,11 @@ public final class TrustedCAFile: @unchecked Sendable, CustomStringConvertible {
     /// - Throws: ``TrustedCAFileError`` when it cannot be read or holds no certificate.
     public init(path: String) throws(TrustedCAFileError) {
         self.path = path
-        let certificates: UnsafeMutablePointer<GList>?
-        do { certificates = try GLibError.attempt { g_tls_certificate_list_new_from_file(path, $0) } } catch {
-            throw .unreadable(path: path, message: error.message)
-        }
-        guard let certificates else { throw .noCertificate(path: path) }
-        g_list_free_full(certificates) { g_object_unref($0) }
-        do { database = GObjectReference(adopting: try GLibError.attempt { g_tls_file_database_new(path, $0) }!) } catch {
+        do {
+            // The database takes a file with no certificate in it; a first certificate must be there.
+            _ = GObjectReference(adopting: try GLibError.attempt { g_tls_certificate_new_from_file(path, $0) }!)
+            database = GObjectReference(adopting: try GLibError.attempt { g_tls_file_database_new(path, $0) }!)
+        } catch {
             throw .unreadable(path: path, message: error.message)
         }
     }
@@ -45,15 +43,13 @@ public final class TrustedCAFile: @unchecked Sendable, CustomStringConvertible {
 
 /// Why a CA file cannot be used.
 public enum TrustedCAFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file cannot be read or is not PEM: check the path and that it holds `-----BEGIN CERTIFICATE-----` blocks.
+    /// The file cannot be read or holds no PEM certificate: check the path and that it holds
+    /// `-----BEGIN CERTIFICATE-----` blocks.
     case unreadable(path: String, message: String)
-    /// The file holds no certificate.
-    case noCertificate(path: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let message): "the CA file \(path) cannot be read as PEM certificates: \(message)"
-        case .noCertificate(let path): "the CA file \(path) holds no certificate"
         }
     }
 }
