@@ -280,4 +280,30 @@ static inline gulong cwk_connect_script_message_received(WebKitUserContentManage
     return id;
 }
 
+/* ---- Issue 16.1, 16.2: proxy and private CA ------------------------------ */
+
+/** WebKitWebView::authenticate (HTTP or proxy authentication); returning TRUE means the
+ *  handler answers the request (authenticate or cancel). */
+typedef gboolean (*CWKAuthenticateHandler)(WebKitWebView *, WebKitAuthenticationRequest *, gpointer);
+static inline gulong cwk_connect_authenticate(WebKitWebView *view, CWKAuthenticateHandler handler,
+                                              gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "authenticate", handler, data, destroy);
+}
+
+/** SoupMessage::authenticate (a server or a proxy asks the HTTP client for credentials);
+ *  returning TRUE means the handler answered (soup_auth_authenticate or soup_auth_cancel). */
+typedef gboolean (*CWKSoupAuthenticateHandler)(SoupMessage *, SoupAuth *, gboolean retrying, gpointer);
+static inline gulong cwk_connect_soup_authenticate(SoupMessage *message, CWKSoupAuthenticateHandler handler,
+                                                   gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(message, "authenticate", handler, data, destroy);
+}
+
+/** SoupMessage::accept-certificate (the peer's certificate failed the TLS database's checks);
+ *  returning TRUE accepts it. */
+typedef gboolean (*CWKSoupAcceptCertificateHandler)(SoupMessage *, GTlsCertificate *, GTlsCertificateFlags, gpointer);
+static inline gulong cwk_connect_soup_accept_certificate(SoupMessage *message, CWKSoupAcceptCertificateHandler handler,
+                                                         gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(message, "accept-certificate", handler, data, destroy);
+}
+
 #endif /* CWEBKITGTK_H */

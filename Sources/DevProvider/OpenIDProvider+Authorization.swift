@@ -9,6 +9,8 @@ extension OpenIDProvider {
 
     func authorize(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
         let query = Self.fields(request.query)
+        let asked = LanguagesAsked(acceptLanguage: request.header("Accept-Language"), uiLocales: query["ui_locales"])
+        state.withLock { $0.languagesAsked.append(asked) }
         // Never redirect to a URI that is not registered for the client: show the error instead.
         guard let client = client(query["client_id"]) else {
             return .html(LoginPage.message(title: "Unknown client", "This application is not registered."), status: 400)

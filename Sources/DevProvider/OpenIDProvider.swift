@@ -69,6 +69,7 @@ public final class OpenIDProvider: Sendable {
         var outbox: [OutboxMessage] = []
         var requestCounts: [String: Int] = [:]
         var signedOutHints: [String] = []
+        var languagesAsked: [LanguagesAsked] = []
         var faults: Set<ProviderFault> = []
         var secrets = SecretLedger()
         var accessTokenLifetime = 300
@@ -168,6 +169,9 @@ public final class OpenIDProvider: Sendable {
 
     /// The `id_token_hint`s of the logouts received so far.
     public var logoutHints: [String] { state.withLock { $0.signedOutHints } }
+
+    /// The languages each request to the authorization endpoint asked for, oldest first.
+    public var languagesAsked: [LanguagesAsked] { state.withLock { $0.languagesAsked } }
 
     /// Every secret this provider has received or handed out so far (state, nonce, PKCE values,
     /// codes, tokens, hints, passwords, client secrets), for tests that search a client's

@@ -58,12 +58,17 @@ public enum HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `after` is how long the caller allowed, when it says. (`URLSessionHTTPClient`'s own
     /// per-request timeout stays a ``network(url:message:)`` error.)
     case timedOut(url: String, after: Duration?)
+    /// The proxy `proxy` (`host:port`) asked for credentials (HTTP 407) and refused the ones
+    /// given, or (`credentialsGiven` false) none were: put the user (and password) in the proxy URL.
+    case proxyAuthenticationFailed(proxy: String, credentialsGiven: Bool)
 
     public var description: String {
         switch self {
         case .network(let url, let message): "network error talking to \(url): \(message)"
         case .tls(let url, let message): "TLS error talking to \(url): \(message)"
         case .timedOut(let url, let after): "no answer from \(url)" + (after.map { " within \($0.components.seconds) s" } ?? " in time")
+        case .proxyAuthenticationFailed(let proxy, let given):
+            given ? "the proxy \(proxy) refused the user name and password" : "the proxy \(proxy) asks for a user name and password, and none were given"
         }
     }
 }

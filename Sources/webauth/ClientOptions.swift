@@ -36,6 +36,8 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Accept plain http from a provider that is not on this machine (only for one you trust on your network); allow_insecure_http in --config.")
     var allowInsecureHTTP = false
 
+    @OptionGroup var network: NetworkOptions
+
     /// The settings these options and the configuration file give.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(path: $0) }
@@ -70,7 +72,10 @@ struct ClientOptions: ParsableArguments {
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
                                   .map { try Self.url($0, "device authorization endpoint") },
-                              store: try Self.store(fromFile("store"), in: config))
+                              store: try Self.store(fromFile("store"), in: config),
+                              languages: try network.languages(from: file),
+                              proxy: try network.proxy(from: file, environment: environment),
+                              caFile: try network.caFile(from: file))
     }
 
     /// `store` from the configuration file: keyring, file or none.
@@ -111,6 +116,12 @@ struct ClientSettings {
     let deviceAuthorizationEndpoint: URL?
     /// Where the configuration file says to keep the sign-in.
     let store: StoreChoice?
+    /// The languages to ask the page for (empty: the user's locale).
+    let languages: [String]
+    /// The proxy for the page and the requests.
+    let proxy: ProxySetting
+    /// Authorities trusted beside the system's, for the page and the requests.
+    let caFile: TrustedCAFile?
 
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {

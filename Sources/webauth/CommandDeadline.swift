@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSession
 
 /// The end of a command's `--timeout`: discovery, the JWKS, the page, the token exchange and
 /// every other request share it, so the whole command ends by then, not each part separately.
@@ -17,10 +18,13 @@ struct CommandDeadline: Sendable {
     /// What is left of the time (zero once it has passed).
     var remaining: Duration { max(end - .now, .zero) }
 
-    /// An HTTP client whose requests end with ``HTTPClientError/timedOut(url:after:)`` at this deadline.
-    /// URLSession's own per-request timeout is set past the deadline, so that a hung request
-    /// always ends as this deadline's one-line timeout, never as URLSession's error text.
-    var http: any HTTPClient { DeadlineHTTPClient(deadline: self, base: URLSessionHTTPClient(timeout: limit + .seconds(5))) }
+    /// An HTTP client through `proxy`, trusting `caFile` beside the system's, whose requests end with ``HTTPClientError/timedOut(url:after:)``
+    /// at this deadline: libsoup's, the page's own network stack (``SoupHTTPClient``). Its own
+    /// per-request timeout is set past the deadline, so that a hung request always ends as this
+    /// deadline's one-line timeout, never as libsoup's error text.
+    func http(proxy: ProxySetting = .environment, caFile: TrustedCAFile? = nil) -> any HTTPClient {
+        DeadlineHTTPClient(deadline: self, base: SoupHTTPClient(proxy: proxy, caFile: caFile, timeout: limit + .seconds(5)))
+    }
 }
 
 /// Sends each request through `base`, but gives up on it when the command's deadline passes.

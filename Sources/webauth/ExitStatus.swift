@@ -101,7 +101,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         // script or the values it typed (a wrong password) are what to fix.
         case .pageSettled: .scriptFailed
         case .passkeyRequested: .needsPerson
-        case .formPostNotCapturable, .invalidOption: .usage
+        case .formPostNotCapturable, .invalidOption, .proxyAuthenticationFailed: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:
             .localFailure
@@ -111,6 +111,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     private static func status(of error: OpenIDConnectError) -> ExitStatus {
         switch error {
         case .http(.timedOut): .timedOut
+        case .http(.proxyAuthenticationFailed): .usage
         case .http: .networkError
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError

@@ -63,7 +63,7 @@ struct Login: AsyncParsableCommand {
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let deadline = presentation.deadline()
             let signIn = { @Sendable () async throws -> AuthState in
-                try await self.signIn(settings, client: settings.client(http: deadline.http), deadline: deadline, scopes: scopes,
+                try await self.signIn(settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile)), deadline: deadline, scopes: scopes,
                                       parameters: parameters, responseType: responseType, page: page, narrator: narrator)
             }
             let name = profile.name
@@ -99,9 +99,12 @@ struct Login: AsyncParsableCommand {
                 // Discovery first, so that the page gets what is left of --timeout.
                 do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
                 if flow == .browser { return try await others.browser() }
-                return try await client.signIn(
-                    scopes: scopes, responseType: responseType, additionalParameters: parameters,
-                    options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline), script: { try await page($0) })
+                var options = presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline)
+                options.languages = settings.languages
+                options.proxy = settings.proxy
+                options.caFile = settings.caFile
+                return try await client.signIn(scopes: scopes, responseType: responseType, additionalParameters: parameters,
+                                               options: options, script: { try await page($0) })
             })
         } catch let error as SignInError {
             if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil { return try await others.withoutDisplay() }

@@ -56,7 +56,7 @@ struct Logout: AsyncParsableCommand {
             var revoked = false
             if configuration.revocationEndpoint != nil, let refreshToken = saved.state.refreshToken {
                 let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication,
-                                             http: deadline.http)
+                                             http: deadline.http())
                 do {
                     try await endpoint.revoke(refreshToken, hint: "refresh_token")
                     revoked = true
@@ -67,7 +67,7 @@ struct Logout: AsyncParsableCommand {
             var endedAtProvider = false
             if let redirectURI {
                 let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: saved.state.clientID,
-                                                 redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http)
+                                                 redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http())
                 do {
                     _ = try await narrator.waiting(for: "the sign-out") {
                         try await client.signOut(saved.state, options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline),

@@ -27,6 +27,21 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, H
     static var loadFailedWithTLSErrors: Self { Self { cwk_connect_load_failed_with_tls_errors($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKAuthenticateHandler {
+    /// `WebKitWebView::authenticate` (a server or a proxy asks for credentials).
+    static var authenticate: Self { Self { cwk_connect_authenticate($0, $1, $2, $3) } }
+}
+
+extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAuthenticateHandler {
+    /// `SoupMessage::authenticate` (a server or a proxy asks the HTTP client for credentials).
+    static var soupAuthenticate: Self { Self { cwk_connect_soup_authenticate($0, $1, $2, $3) } }
+}
+
+extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAcceptCertificateHandler {
+    /// `SoupMessage::accept-certificate` (the peer's certificate failed the TLS database's checks).
+    static var acceptCertificate: Self { Self { cwk_connect_soup_accept_certificate($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKProcessTerminatedHandler {
     /// `WebKitWebView::web-process-terminated`.
     static var webProcessTerminated: Self { Self { cwk_connect_web_process_terminated($0, $1, $2, $3) } }

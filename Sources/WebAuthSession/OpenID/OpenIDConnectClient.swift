@@ -80,7 +80,8 @@ public actor OpenIDConnectClient {
     ///   - responseType: `code` (default), or an implicit/hybrid type for providers that need one.
     ///   - responseMode: `nil` for the response type's default, or `form_post`.
     ///   - additionalParameters: `acr_values`, `prompt`, `login_hint`, `ui_locales`, `max_age`...
-    ///   - options: how the sign-in page is shown.
+    ///   - options: how the sign-in page is shown; its ``WebAuthenticationOptions/languages`` also
+    ///     go out as `ui_locales` unless `additionalParameters` has one.
     ///   - script: runs beside the page while it waits (a login script for tests and harnesses).
     /// - Throws: ``SignInError``.
     public func signIn(scopes: [String] = ["openid"],
@@ -91,8 +92,10 @@ public actor OpenIDConnectClient {
                        script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> SignInResult {
         let configuration: ProviderConfiguration
         do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
+        var parameters = additionalParameters
+        if !options.languages.isEmpty, parameters["ui_locales"] == nil { parameters["ui_locales"] = options.languages.joined(separator: " ") }
         let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
-                                           responseMode: responseMode, scopes: scopes, additionalParameters: additionalParameters)
+                                           responseMode: responseMode, scopes: scopes, additionalParameters: parameters)
         let session = WebAuthenticationSession(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
                                                redirectURI: redirectURI, options: options)
         let callback = try await present(session, script: script)

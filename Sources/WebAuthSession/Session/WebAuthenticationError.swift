@@ -62,6 +62,10 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// token-like runs hidden). Choose another way to sign in on the provider's page (a password,
     /// a one-time code), or have the provider offer one for this account.
     case passkeyRequested(operation: PasskeyOperation, relyingParty: String, pageText: String)
+    /// The proxy `proxy` (`host:port`) asked for credentials (HTTP 407) and refused the ones
+    /// given, or (`credentialsGiven` false) none were: give the user in the proxy URL
+    /// (`http://user@host:port`) and the password there or, for `webauth`, in `WEBAUTH_PROXY_PASSWORD`.
+    case proxyAuthenticationFailed(proxy: String, credentialsGiven: Bool)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -93,6 +97,8 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         case .passkeyRequested(let operation, let relyingParty, let text):
             "the page asks to \(operation) for \(relyingParty), which this browser engine cannot do (no WebAuthn): choose "
                 + "another way to sign in (a password, a one-time code) or ask the provider for one; the page says \"\(text)\""
+        case .proxyAuthenticationFailed(let proxy, let given):
+            given ? "the proxy \(proxy) refused the user name and password" : "the proxy \(proxy) asks for a user name and password, and none were given"
         }
     }
 }

@@ -26,6 +26,9 @@ public enum TLSState: Sendable, Hashable {
     case none
     /// A certificate that validated.
     case valid
+    /// A certificate the system's authorities do not know, that leads to one of the CA file's
+    /// (``WebAuthenticationOptions/caFile``) and names the host.
+    case validByCAFile
     /// A certificate with errors (never shown to the person: the load is stopped).
     case invalid(TLSErrors)
 }

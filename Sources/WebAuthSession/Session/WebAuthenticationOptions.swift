@@ -41,6 +41,19 @@ public struct WebAuthenticationOptions: Sendable {
     /// embedded web views; the session then ends with ``WebAuthenticationError/embeddedViewRefused(url:host:)``.
     /// Default: Google's `disallowed_useragent` and its "This browser or app may not be secure". Empty: no check.
     public var embeddedViewRefusalMarkers: [String] = ["disallowed_useragent", "This browser or app may not be secure"]
+    /// The languages the page is asked for, most preferred first (BCP 47 tags such as `fr-CA`):
+    /// its `Accept-Language` header, and the `ui_locales` of an OpenID Connect sign-in. Default:
+    /// empty, the user's locale (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) and no `ui_locales`.
+    /// The languages belong to the web context, so sessions open at the same time share the last one set.
+    public var languages: [String] = []
+    /// The proxy the page goes through (give ``SoupHTTPClient`` the same one for the token
+    /// request). Default: ``ProxySetting/environment``.
+    public var proxy: ProxySetting = .environment
+    /// Certificate authorities trusted beside the system's, for a provider with an internal CA
+    /// (give ``SoupHTTPClient`` the same file for the token request). A page whose certificate
+    /// does not lead to them or to the system's still fails with ``WebAuthenticationError/tlsFailure(url:host:errors:)``.
+    /// Default: none.
+    public var caFile: TrustedCAFile?
 
     /// The defaults.
     public init() {}

@@ -45,12 +45,22 @@ enum PageSignals {
         return 1  // no WebKit error page: the session reports the failure
     }
 
-    static let tlsError: CWKTLSErrorHandler = { _, uri, _, errors, data in
+    static let tlsError: CWKTLSErrorHandler = { _, uri, certificate, errors, data in
         let page = WeakTarget<SignInPage>.from(data)
         let url = uri.map { String(cString: $0) } ?? ""
         let flags = TLSErrors(rawValue: errors.rawValue)
-        WebKitActor.assumeIsolated { _ = page?.receive(.tlsFailed(url: url, errors: flags)) }
+        // Used on this thread only, within the signal emission (assumeIsolated runs synchronously).
+        nonisolated(unsafe) let peer = certificate
+        WebKitActor.assumeIsolated { page?.tlsFailed(url: url, certificate: peer, errors: flags) }
         return 1
+    }
+
+    static let authenticate: CWKAuthenticateHandler = { _, request, data in
+        let page = WeakTarget<SignInPage>.from(data)
+        guard let request else { return 0 }
+        // Used on this thread only, within the signal emission (assumeIsolated runs synchronously).
+        nonisolated(unsafe) let asked = request
+        return WebKitActor.assumeIsolated { page?.authenticate(asked) == true } ? 1 : 0
     }
 
     static let processTerminated: CWKProcessTerminatedHandler = { _, reason, data in

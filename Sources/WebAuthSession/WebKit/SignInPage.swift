@@ -20,6 +20,12 @@ final class SignInPage {
     private(set) var chrome: SignInWindowChrome?
     private var connections: [SignalConnection] = []
     private var loopbackListener: LoopbackRedirectListener?
+    /// The proxies the page goes through, for their credentials.
+    private var proxyRoute = ProxyRoute.system
+    /// Authorities trusted beside the system's.
+    private var caFile: TrustedCAFile?
+    /// The ephemeral session's own web context when it trusts a CA file (see ``WebContextsByProfile/privateEphemeralContext()``).
+    private var privateContext: (context: GObjectReference<UnsafeMutablePointer<WebKitWebContext>>, downloads: SignalConnection)?
     private var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// The tasks that wake the flow at its idle and settle deadlines.
     private var idleWatch: Task<Void, Never>?
@@ -46,12 +52,18 @@ final class SignInPage {
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
-        let context = try WebContextsByProfile.shared.context(for: options.websiteData)
+        let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
+        privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
+        let context: UnsafeMutablePointer<WebKitWebContext>
+        if let privateContext { context = privateContext.context.pointer } else {
+            context = try WebContextsByProfile.shared.context(for: options.websiteData)
+        }
+        WebContextsByProfile.shared.setLanguages(options.languages, in: context)
         if policy.redirectURI.kind == .customScheme {
             WebContextsByProfile.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
-        let prewarmed = options.websiteData == .ephemeral ? PrewarmedView.shared.take(in: context) : nil
-        let viewReference = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, options: options))
+        let prewarmed = options.websiteData == .ephemeral && !isPrivate ? PrewarmedView.shared.take(in: context) : nil
+        let viewReference = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, perViewData: !isPrivate, options: options))
         let view = viewReference.pointer
         self.viewReference = viewReference
         configure(view, options: options)
@@ -113,6 +125,15 @@ final class SignInPage {
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_view_get_website_data_manager(view),
                                                           WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        caFile = options.caFile
+        proxyRoute = options.proxy.route(in: ProcessInfo.processInfo.environment)
+        // A redirect is caught before it is sent, except a form POST to a loopback redirect URI,
+        // which goes to a listener of ours on this machine: never through a proxy, which could not reach it.
+        let redirect = flow.policy.redirectURI
+        if redirect.kind == .loopback, let host = redirect.host, let port = redirect.port {
+            proxyRoute = proxyRoute.reachingDirectly(redirect.portMatching == .exact ? "\(host):\(port)" : host)
+        }
+        proxyRoute.apply(to: webkit_web_view_get_website_data_manager(view))
     }
 
     /// A new view. A headless one renders without GPU compositing: there it buys nothing and
@@ -120,8 +141,10 @@ final class SignInPage {
     /// form post. Not once views are prewarmed, which keep it: without it they leaked, and views
     /// of both kinds side by side were slower than either (bench/NOTES.md). A page a person sees
     /// keeps WebKit's default: a captcha may need WebGL.
-    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, options: WebAuthenticationOptions) -> UnsafeMutablePointer<WebKitWebView> {
-        let view = cwk_web_view_new(context, options.websiteData == .ephemeral ? 1 : 0)!
+    /// `perViewData`: an ephemeral session's view in the shared context gets website data of its own.
+    private static func makeView(in context: UnsafeMutablePointer<WebKitWebContext>, perViewData: Bool,
+                                 options: WebAuthenticationOptions) -> UnsafeMutablePointer<WebKitWebView> {
+        let view = cwk_web_view_new(context, options.websiteData == .ephemeral && perViewData ? 1 : 0)!
         if options.presentation == .headless, !PrewarmedView.shared.isEnabled {
             webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(view), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
         }
@@ -159,6 +182,7 @@ final class SignInPage {
             SignalConnection(view, .loadFailed, target: self, handler: PageSignals.loadFailed),
             SignalConnection(view, .loadFailedWithTLSErrors, target: self, handler: PageSignals.tlsError),
             SignalConnection(view, .webProcessTerminated, target: self, handler: PageSignals.processTerminated),
+            SignalConnection(view, .authenticate, target: self, handler: PageSignals.authenticate),
             SignalConnection(view, .close, target: self, handler: PageSignals.pageClosed),
             SignalConnection(view, .notify("estimated-load-progress"), target: self, handler: PageSignals.progress),
             SignalConnection(view, .notify("title"), target: self, handler: PageSignals.title),
@@ -325,7 +349,8 @@ final class SignInPage {
         fail(.cancelled)
     }
 
-    /// Disconnects every handler, stops the timers and the listener, and drops the window and the view.
+    /// Disconnects every handler, stops the timers and the listener, and drops the window, the
+    /// view and a private context.
     private func release() {
         connections.forEach { $0.disconnect() }
         connections = []
@@ -334,6 +359,8 @@ final class SignInPage {
         (idleWatch, settleWatch, loopbackListener, chrome) = (nil, nil, nil, nil)
         if let view { LiveSignInPages.shared.unregister(view: view) }
         (windowReference, viewReference) = (nil, nil)
+        if let privateContext { WebContextsByProfile.shared.forget(privateContext.context.pointer) }
+        privateContext = nil
     }
 
     /// Asks GTK to close the window the way a window manager's close button does (it emits
@@ -379,6 +406,45 @@ final class SignInPage {
             fail(error)
             return false
         }
+    }
+
+    // MARK: Certificates
+
+    /// A page's certificate failed the system's checks: one that leads to the CA file's
+    /// authorities and names its host is allowed for that host (in the whole web context) and
+    /// the page loaded again; any other ends the session with ``WebAuthenticationError/tlsFailure(url:host:errors:)``.
+    func tlsFailed(url: String, certificate: UnsafeMutablePointer<GTlsCertificate>?, errors: TLSErrors) {
+        if let caFile, let certificate, let view, let host = URLComponents(string: url)?.host, caFile.trusts(certificate, host: host),
+           let context = webkit_web_view_get_context(view) {
+            logger.info("certificate trusted through the CA file", metadata: ["host": "\(host)", "file": "\(caFile.path)"])
+            webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
+            // Loaded again once this signal's emission is over: loading from inside it cancels the new load.
+            Task { [weak self] in self?.view.map { webkit_web_view_load_uri($0, url) } }
+            return
+        }
+        receive(.tlsFailed(url: url, errors: errors))
+    }
+
+    // MARK: Proxy credentials
+
+    /// Answers a proxy's `407` with the credentials of its URL, once; a refusal, or a proxy
+    /// with none, ends the session with ``WebAuthenticationError/proxyAuthenticationFailed(proxy:credentialsGiven:)``.
+    /// Returns false for a server's own request (WebKit's default handling).
+    func authenticate(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
+        guard webkit_authentication_request_is_for_proxy(request) != 0 else { return false }
+        let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
+        let port = Int(webkit_authentication_request_get_port(request))
+        let endpoint = proxyRoute.endpoint(host: host, port: port)
+        guard webkit_authentication_request_is_retry(request) == 0, let user = endpoint?.user, let password = endpoint?.password else {
+            webkit_authentication_request_cancel(request)
+            fail(.proxyAuthenticationFailed(proxy: "\(host):\(port)", credentialsGiven: endpoint?.user != nil))
+            return true
+        }
+        logger.debug("proxy credentials given", metadata: ["proxy": "\(host):\(port)"])
+        let credential = webkit_credential_new(user, password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
+        webkit_authentication_request_authenticate(request, credential)
+        webkit_credential_free(credential)
+        return true
     }
 
     // MARK: Printing
@@ -450,8 +516,10 @@ final class SignInPage {
     private func tlsState(_ view: UnsafeMutablePointer<WebKitWebView>) -> TLSState {
         var certificate: UnsafeMutablePointer<GTlsCertificate>?
         var flags = GTlsCertificateFlags(rawValue: 0)
-        guard webkit_web_view_get_tls_info(view, &certificate, &flags) != 0, certificate != nil else { return .none }
-        return flags.rawValue == 0 ? .valid : .invalid(TLSErrors(rawValue: flags.rawValue))
+        guard webkit_web_view_get_tls_info(view, &certificate, &flags) != 0, let certificate else { return .none }
+        if flags.rawValue == 0 { return .valid }
+        let host = webkit_web_view_get_uri(view).flatMap { URLComponents(string: String(cString: $0))?.host } ?? ""
+        return caFile?.trusts(certificate, host: host) == true ? .validByCAFile : .invalid(TLSErrors(rawValue: flags.rawValue))
     }
 
     func progressChanged() {

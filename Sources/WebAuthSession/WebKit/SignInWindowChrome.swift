@@ -70,13 +70,17 @@ final class SignInWindowChrome {
     /// with a certificate error is never shown, so there is no "insecure TLS" state.
     func show(host: String, tls: TLSState) {
         self.host = host
-        security = tls == .valid ? .secure : .notEncrypted
+        security = tls == .valid || tls == .validByCAFile ? .secure : .notEncrypted
         gtk_label_set_text(cwk_label(hostLabel), security == .secure ? host : "\(host) — not encrypted")
         gtk_image_set_from_icon_name(cwk_image(securityIcon),
                                      security == .secure ? "channel-secure-symbolic" : "channel-insecure-symbolic",
                                      GTK_ICON_SIZE_MENU)
-        gtk_widget_set_tooltip_text(securityIcon, security == .secure ? "The connection is encrypted and the certificate is valid"
-                                                                      : "The connection is not encrypted")
+        let tooltip = switch tls {
+        case .valid: "The connection is encrypted and the certificate is valid"
+        case .validByCAFile: "The connection is encrypted and the certificate is valid: it comes from the CA file given for this sign-in"
+        case .none, .invalid: "The connection is not encrypted"
+        }
+        gtk_widget_set_tooltip_text(securityIcon, tooltip)
     }
 
     /// Shows load progress from 0 to 1; hidden when the page has loaded.

@@ -30,7 +30,7 @@ final class WebContextsByProfile {
             let scratch = try EngineRuntime.shared.scratchDirectory()
             let manager = GObjectReference(adopting: cwk_website_data_manager_new(scratch + "/data", scratch + "/cache")!)
             let context = manager.withPointer { webkit_web_context_new_with_website_data_manager($0)! }
-            configure(context)
+            downloadHandlers.append(configure(context))
             ephemeralContext = context
             return context
         case .persistent(let directory):
@@ -38,7 +38,7 @@ final class WebContextsByProfile {
             if let context = profileContexts[path] { return context }
             let manager = try Self.profileDataManager(at: path)
             let context = manager.withPointer { webkit_web_context_new_with_website_data_manager($0)! }
-            configure(context)
+            downloadHandlers.append(configure(context))
             profileContexts[path] = context
             return context
         }
@@ -66,7 +66,29 @@ final class WebContextsByProfile {
         }, nil, nil)
     }
 
-    private func configure(_ context: UnsafeMutablePointer<WebKitWebContext>) {
+    /// Asks pages in `context` for `languages` (its `Accept-Language`), or for the user's locale's
+    /// when `languages` is empty. WebKit keeps one list per context: the last session set wins.
+    func setLanguages(_ languages: [String], in context: UnsafeMutablePointer<WebKitWebContext>) {
+        let tags = languages.isEmpty ? UserLanguages.from(ProcessInfo.processInfo.environment) : languages
+        withCStringList(tags) { webkit_web_context_set_preferred_languages(context, constCStringList($0)) }
+    }
+
+    /// A new ephemeral context for one session, whose certificate exceptions (a CA file's
+    /// verdicts: `webkit_web_context_allow_tls_certificate_for_host` reaches only a context's own
+    /// data manager, never a per-view ephemeral one) end with it. Its views are not `is-ephemeral`:
+    /// the context's data manager is already in memory only. The caller keeps both parts as long as its view.
+    func privateEphemeralContext() -> (context: GObjectReference<UnsafeMutablePointer<WebKitWebContext>>, downloads: SignalConnection) {
+        let context = GObjectReference(adopting: webkit_web_context_new_ephemeral()!)
+        return (context, configure(context.pointer))
+    }
+
+    /// Forgets what is known of a private context its session let go of (its address may be reused).
+    func forget(_ context: UnsafeMutablePointer<WebKitWebContext>) {
+        registeredSchemes[context] = nil
+    }
+
+    /// Sandbox, cache model, fatal TLS errors, no downloads; returns the download handler's connection.
+    private func configure(_ context: UnsafeMutablePointer<WebKitWebContext>) -> SignalConnection {
         WebProcessSandbox.apply(to: context)
         webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER)
         webkit_website_data_manager_set_tls_errors_policy(webkit_web_context_get_website_data_manager(context),
@@ -74,7 +96,7 @@ final class WebContextsByProfile {
         // A sign-in never downloads. Responses that would be saved are refused before this
         // (the sign-in flow's answer to `responseReceived`); whatever still starts a download (a `download`
         // link) is cancelled here, before a file is chosen, and reported to its page.
-        downloadHandlers.append(SignalConnection(context, .downloadStarted, handler: Self.cancelDownload))
+        return SignalConnection(context, .downloadStarted, handler: Self.cancelDownload)
     }
 
     /// `download-started`: cancels the download and reports it to its page.

@@ -1,0 +1,39 @@
+import Foundation
+internal import CWebKitGTK
+
+/// A GLib main context of its own, iterated on a thread of its own, for ``SoupHTTPClient``: the
+/// token, userinfo and refresh requests need no GTK, no display and no engine loop. Started on
+/// first use; it runs for the rest of the process (it holds nothing that must be shut down).
+final class NetworkThread: Sendable {
+    /// The one network thread.
+    static let shared = NetworkThread()
+
+    /// A `GMainContext *`. @unchecked: only `g_source_attach` (through `cwk_main_context_schedule`)
+    /// touches it from other threads, and GLib documents that as thread-safe.
+    private struct ContextHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private let context: ContextHandle
+
+    private init() {
+        let context = ContextHandle(pointer: g_main_context_new()!)
+        self.context = context
+        let thread = Thread {
+            // libsoup binds a session to the thread-default context it was made under.
+            g_main_context_push_thread_default(context.pointer)
+            let loop = g_main_loop_new(context.pointer, 0)
+            g_main_loop_run(loop)
+        }
+        thread.name = "webauth-network"
+        thread.start()
+    }
+
+    /// Runs `work` on the network thread, in order with the other work given to it.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        cwk_main_context_schedule(context.pointer, { data in
+            RetainedValue<@Sendable () -> Void>.take(data)?()
+            return 0  // G_SOURCE_REMOVE
+        }, RetainedValue.retained(work))
+    }
+}

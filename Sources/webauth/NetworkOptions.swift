@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import WebAuthSession
+
+/// How the page and the requests reach the network: the proxy, a private CA and the languages
+/// (flags, else the `--config` file, else the environment).
+struct NetworkOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The proxy for the page and every request: http://[user@]host:port, or none (proxy in --config). The password comes from WEBAUTH_PROXY_PASSWORD, never the command line. Default: https_proxy, http_proxy, all_proxy and no_proxy as curl reads them (loopback hosts too), else the desktop's proxy settings.",
+                               valueName: "url"))
+    var proxy: String?
+
+    @Option(help: ArgumentHelp("Hosts reached without --proxy, comma-separated: example.com and .example.com take subdomains, 10.0.0.0/8 a range (no_proxy in --config).",
+                               valueName: "list"))
+    var noProxy: String?
+
+    @Option(help: ArgumentHelp("A PEM file of certificate authorities to trust beside the system's, for a provider with an internal CA: the page and every request (ca_file in --config).",
+                               valueName: "pem"))
+    var caFile: String?
+
+    @Option(name: .customLong("language"),
+            help: ArgumentHelp("A language to ask the provider's page for, e.g. fr-CA (repeatable, or a comma list; language in --config): its Accept-Language and ui_locales. Default: your locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), without ui_locales.",
+                               valueName: "tag"))
+    var languages: [String] = []
+
+    /// The languages the flags, else `file`'s `language` key, name (empty: the user's locale).
+    func languages(from file: ConfigurationFile?) throws(CommandFailure) -> [String] {
+        let given = languages.isEmpty ? try file?.scopes("language") ?? [] : languages
+        let tags = given.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for tag in tags where !tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
+            throw CommandFailure(.usage, "the language '\(tag)' is not a language tag: write it like fr or fr-CA")
+        }
+        return tags
+    }
+
+    /// The CA file the flag, else `file`'s `ca_file` key, names.
+    func caFile(from file: ConfigurationFile?) throws(CommandFailure) -> TrustedCAFile? {
+        guard let path = try Self.given(caFile, else: "ca_file", in: file) else { return nil }
+        do { return try TrustedCAFile(path: path) } catch { throw CommandFailure(.usage, "\(error)") }
+    }
+
+    /// The proxy the flags, else `file`'s `proxy` and `no_proxy` keys, name; else the environment's.
+    func proxy(from file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> ProxySetting {
+        let fromFlag = proxy != nil
+        guard let text = try Self.given(proxy, else: "proxy", in: file) else {
+            if noProxy != nil { throw CommandFailure(.usage, "--no-proxy goes with --proxy (with the environment's proxy, set no_proxy)") }
+            return .environment
+        }
+        if text == "none" { return .none }
+        guard var components = URLComponents(string: text), let scheme = components.scheme, ["http", "https"].contains(scheme),
+              components.host?.isEmpty == false, components.port != nil else {
+            throw CommandFailure(.usage, "the proxy must be written http://[user@]host:port or none")
+        }
+        if components.password != nil, fromFlag {
+            throw CommandFailure(.usage, "--proxy must not hold a password (other users can read the command line): set WEBAUTH_PROXY_PASSWORD")
+        }
+        if components.user != nil, components.password == nil, let password = environment["WEBAUTH_PROXY_PASSWORD"] {
+            components.password = password
+        }
+        let ignoring = (try Self.given(noProxy, else: "no_proxy", in: file) ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let url = components.url else { throw CommandFailure(.usage, "the proxy must be written http://[user@]host:port or none") }
+        return .custom(url: url, ignoring: ignoring)
+    }
+
+    /// `flag` if given, else the text under `key` in `file`.
+    private static func given(_ flag: String?, else key: String, in file: ConfigurationFile?) throws(CommandFailure) -> String? {
+        if let flag { return flag }
+        return try file?.string(key)
+    }
+}

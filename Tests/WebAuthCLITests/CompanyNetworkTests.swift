@@ -1,0 +1,163 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import TestSupport
+import Testing
+
+/// `webauth login` in a company network: the page's languages, a real proxy (tinyproxy) and a
+/// private CA (an HTTPS front with a CA of its own), against the development provider in this process.
+@Suite("webauth login in a company network (the built binary)", .timeLimit(.minutes(3)))
+struct CompanyNetworkTests {
+    var webauth = WebAuthBinary()
+
+    init() {
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+    }
+
+    func login(_ provider: OpenIDProvider, _ extra: [String] = [], environment: [String: String] = [:]) async throws -> WebAuthBinary.Run {
+        try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--store", "none",
+                           "--script", try webauth.file("login-\(UUID().uuidString).yaml", LoginCommandTests.passwordScript)] + extra,
+                          environment: environment)
+    }
+
+    @Test("the page asks for the locale's languages, like gettext: LANGUAGE's list first, and sends no ui_locales")
+    func languagesFromTheLocale() async throws {
+        let provider = try await OpenIDProvider.start()
+        let run = try await login(provider, environment: ["LANGUAGE": "it:es", "LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let asked = try #require(provider.languagesAsked.first)
+        #expect(asked.acceptLanguage?.hasPrefix("it") == true && asked.acceptLanguage?.contains("es") == true,
+                "Accept-Language: \(asked.acceptLanguage ?? "none")")
+        #expect(asked.acceptLanguage?.contains("de") == false)
+        #expect(asked.uiLocales == nil)
+    }
+
+    @Test("--language (repeatable, comma lists) sets the page's Accept-Language and sends ui_locales")
+    func languagesGiven() async throws {
+        let provider = try await OpenIDProvider.start()
+        let run = try await login(provider, ["--language", "fr-CA,fr", "--language", "en"], environment: ["LANGUAGE": "it", "LANG": "it_IT.UTF-8"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let asked = try #require(provider.languagesAsked.first)
+        #expect(asked.acceptLanguage?.hasPrefix("fr-CA") == true && asked.acceptLanguage?.contains("it") == false,
+                "Accept-Language: \(asked.acceptLanguage ?? "none")")
+        #expect(asked.uiLocales == "fr-CA fr en")
+    }
+
+    @Test("language in --config does the same; a tag that is not one is a usage error")
+    func languagesInTheConfigurationFile() async throws {
+        let provider = try await OpenIDProvider.start()
+        let config = try webauth.file("config-\(UUID().uuidString).json", #"{"language": ["pt-BR"]}"#)
+        let run = try await login(provider, ["--config", config])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(provider.languagesAsked.first?.uiLocales == "pt-BR")
+        #expect(provider.languagesAsked.first?.acceptLanguage?.hasPrefix("pt-BR") == true)
+        let wrong = try await login(provider, ["--language", "fr;q=1"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("not a language tag"), "stderr: \(wrong.stderr)")
+    }
+
+    @Test("--proxy: the login page and the token request both go through it, loopback provider included")
+    func proxyGiven() async throws {
+        let provider = try await OpenIDProvider.start()
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        let run = try await login(provider, ["--proxy", proxy.url])
+        let log = await proxy.stop()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(log.contains("GET \(provider.issuer)/authorize?"), "the page went through the proxy; its log: \(log)")
+        #expect(log.contains("POST \(provider.issuer)/token "), "the token request went through the proxy; its log: \(log)")
+    }
+
+    @Test("by default the environment's proxy, like curl: http_proxy takes loopback hosts, no_proxy lets them go direct")
+    func proxyFromTheEnvironment() async throws {
+        let provider = try await OpenIDProvider.start()
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        let run = try await login(provider, environment: ["http_proxy": proxy.url, "no_proxy": "example.com"])
+        let direct = try await login(provider, environment: ["http_proxy": proxy.url, "no_proxy": "example.com,127.0.0.1"])
+        let log = await proxy.stop()
+        #expect(run.status == 0 && direct.status == 0, "stderr: \(run.stderr)\n\(direct.stderr)")
+        #expect(log.components(separatedBy: "GET \(provider.issuer)/authorize?").count == 2, "one page through the proxy: \(log)")
+        #expect(log.components(separatedBy: "POST \(provider.issuer)/token ").count == 2, "one token request through the proxy: \(log)")
+    }
+
+    @Test("a proxy that asks for credentials (407): the user from --proxy, the password from WEBAUTH_PROXY_PASSWORD; a wrong one is a clear error")
+    func proxyCredentials() async throws {
+        let provider = try await OpenIDProvider.start()
+        let password = "pr0xy-\(UUID().uuidString.prefix(8))"
+        let proxy = try await Tinyproxy.start(in: webauth.home, user: "carol", password: password)
+        let withUser = "http://carol@127.0.0.1:\(proxy.port)"
+        let run = try await login(provider, ["--proxy", withUser], environment: ["WEBAUTH_PROXY_PASSWORD": password])
+        let wrong = try await login(provider, ["--proxy", withUser], environment: ["WEBAUTH_PROXY_PASSWORD": "not-" + password])
+        let none = try await login(provider, ["--proxy", proxy.url])
+        let onCommandLine = try await login(provider, ["--proxy", "http://carol:\(password)@127.0.0.1:\(proxy.port)"])
+        let log = await proxy.stop()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(log.contains("POST \(provider.issuer)/token "), "the token request passed the proxy's check: \(log)")
+        // tinyproxy answers a wrong password with 401, not 407: the command ends at discovery, with tinyproxy's answer.
+        #expect(wrong.status == 3 && wrong.stderr.contains("HTTP 401"), "stderr: \(wrong.stderr)")
+        #expect(none.status == 64 && none.stderr.contains("asks for a user name and password, and none were given"), "stderr: \(none.stderr)")
+        #expect(onCommandLine.status == 64 && onCommandLine.stderr.contains("WEBAUTH_PROXY_PASSWORD"), "stderr: \(onCommandLine.stderr)")
+        for output in [run, wrong, none, onCommandLine].flatMap({ [$0.stdout, $0.stderr] }) {
+            #expect(!output.contains(password), "the proxy password is never printed")
+        }
+    }
+
+    /// `login` against `provider` through the HTTPS front `front` (its endpoints; the ID token's issuer stays the provider's).
+    func login(_ provider: OpenIDProvider, through front: TLSFront, _ extra: [String]) async throws -> WebAuthBinary.Run {
+        try await login(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
+                                   "--jwks-uri", front.url + "/jwks", "--verbose"] + extra)
+    }
+
+    @Test("--ca-file: a provider whose certificate the CA file's authority signed signs in (page and token request), the lock says why")
+    func privateCA() async throws {
+        let provider = try await OpenIDProvider.start()
+        let front = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let run = try await login(provider, through: front, ["--ca-file", front.caFile])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("(TLS: validByCAFile)"), "the page's TLS state says the CA file vouched for it; stderr: \(run.stderr)")
+        #expect(provider.requestCount("/token") == 1)
+        let config = try webauth.file("config-\(UUID().uuidString).json", #"{"ca_file": "\#(front.caFile)"}"#)
+        let fromFile = try await login(provider, through: front, ["--config", config])
+        await front.child.stop()
+        #expect(fromFile.status == 0, "stderr: \(fromFile.stderr)")
+    }
+
+    @Test("without --ca-file, or with another authority's, the private CA's provider fails with the TLS error")
+    func privateCARefused() async throws {
+        let provider = try await OpenIDProvider.start()
+        let front = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let other = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let without = try await login(provider, through: front, [])
+        let wrongAuthority = try await login(provider, through: front, ["--ca-file", other.caFile])
+        for run in [without, wrongAuthority] {
+            #expect(run.status == 4 && run.stderr.contains("TLS certificate of 127.0.0.1 is not valid"), "stderr: \(run.stderr)")
+        }
+        #expect(provider.requestCount("/authorize") == 0 && provider.requestCount("/token") == 0)
+        let notPEM = try await login(provider, through: front, ["--ca-file", try webauth.file("not.pem", "hello")])
+        await front.child.stop()
+        await other.child.stop()
+        #expect(notPEM.status == 64 && notPEM.stderr.contains("not.pem"), "stderr: \(notPEM.stderr)")
+    }
+}
+
+/// `tls_front.py`: an HTTPS front for the development provider whose certificate a new CA of its
+/// own signed (`caFile`).
+struct TLSFront {
+    let child: ChildProcess
+    let port: Int
+    let caFile: String
+
+    var url: String { "https://127.0.0.1:\(port)" }
+
+    init(backendPort: Int) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_front.py")
+        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-front-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+        child = try ChildProcess("python3", [script.path, workdir.path, String(backendPort)], environment: ProcessInfo.processInfo.environment,
+                                 stdout: .pipe)
+        var line = Data()
+        while let byte = try child.output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+        caFile = workdir.appendingPathComponent("ca.pem").path
+    }
+}
