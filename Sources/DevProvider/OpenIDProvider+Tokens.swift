@@ -2,8 +2,9 @@ import Foundation
 internal import JWTKit
 import OpenIDConnect
 
-/// The back channel: token endpoint (code exchange, refresh with rotation, device-code polls), userinfo,
-/// revocation, and the end-session endpoint.
+/// The back channel: token endpoint (code exchange, refresh with rotation, narrower scopes and
+/// resource indicators, device-code polls), userinfo, introspection, revocation, and the
+/// end-session endpoint.
 extension OpenIDProvider {
     func token(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         let form = Self.fields(request.body)
@@ -22,6 +23,7 @@ extension OpenIDProvider {
         }
         if has(.invalidGrant) { return oauthError("invalid_grant", "the grant was revoked (injected fault)") }
         let grant: Grant
+        var requested = RequestedAccess()
         switch grantType {
         case "authorization_code":
             let found = state.withLock { $0.codes.removeValue(forKey: form["code"] ?? "") }  // single use
@@ -31,17 +33,49 @@ extension OpenIDProvider {
             }
             grant = found
         case "refresh_token":
-            let found = state.withLock { $0.refreshTokens.removeValue(forKey: form["refresh_token"] ?? "") }  // rotation
-            guard let found, found.clientID == clientID else {
-                return oauthError("invalid_grant", "the refresh token is unknown, used or revoked")
+            let resources = Self.allFields(request.body).filter { $0.name == "resource" }.map(\.value)
+            if let invalid = resources.first(where: { !Self.isResourceIndicator($0) }) {
+                return oauthError("invalid_target", "the resource \(invalid) is not an absolute URI without a fragment")
             }
-            grant = found
+            let asked = form["scope"].map { Set($0.split(separator: " ").map(String.init)) }
+            let found = state.withLock { state -> Result<Grant, RefreshRefusal> in
+                guard let found = state.refreshTokens[form["refresh_token"] ?? ""], found.clientID == clientID else { return .failure(.unknown) }
+                if let asked, !asked.isSubset(of: found.scope.split(separator: " ").map(String.init)) { return .failure(.widerScope) }
+                state.refreshTokens[form["refresh_token"] ?? ""] = nil  // rotation
+                return .success(found)
+            }
+            switch found {
+            case .success(let found): grant = found
+            case .failure(.unknown): return oauthError("invalid_grant", "the refresh token is unknown, used or revoked")
+            case .failure(.widerScope): return oauthError("invalid_scope", "a refresh may narrow the granted scope, never widen it")
+            }
+            requested = RequestedAccess(scope: asked.map { $0.sorted().joined(separator: " ") }, audiences: resources)
         case DeviceAuthorization.grantType:
             return await pollDeviceGrant(deviceCode: form["device_code"] ?? "", clientID: clientID)
         default:
             return oauthError("unsupported_grant_type", nil)
         }
-        return await issueTokens(for: grant, includeNonce: grantType == "authorization_code")
+        return await issueTokens(for: grant, includeNonce: grantType == "authorization_code", requested)
+    }
+
+    /// Why a refresh token is not honoured.
+    enum RefreshRefusal: Error { case unknown, widerScope }
+
+    /// What a refresh asked the access token to be, instead of the grant's scope and the client as audience.
+    struct RequestedAccess {
+        var scope: String?
+        var audiences: [String] = []
+    }
+
+    /// RFC 8707 §2: a resource is an absolute URI with no fragment.
+    static func isResourceIndicator(_ value: String) -> Bool {
+        guard let components = URLComponents(string: value) else { return false }
+        return components.scheme != nil && components.fragment == nil
+    }
+
+    /// Every field of a form body, repeated names included, in order.
+    static func allFields(_ encoded: String) -> [(name: String, value: String)] {
+        (try? FormURLEncoding.decode(encoded)) ?? []
     }
 
     /// The client the request authenticates as (RFC 6749 §2.3): a confidential client by HTTP
@@ -61,15 +95,20 @@ extension OpenIDProvider {
         return client.clientID
     }
 
-    func issueTokens(for grant: Grant, includeNonce: Bool) async -> LocalHTTPResponse {
+    /// Tokens for `grant`: an access token with `requested`'s scope and audiences (else the grant's
+    /// scope, for the client), an ID token, and with `offline_access` a refresh token for the whole grant.
+    func issueTokens(for grant: Grant, includeNonce: Bool, _ requested: RequestedAccess = RequestedAccess()) async -> LocalHTTPResponse {
         let accessToken = Self.randomToken()
         let refreshToken = grant.scope.split(separator: " ").contains("offline_access") ? Self.randomToken() : nil
-        state.withLock { state in
-            state.accessTokens[accessToken] = grant.subject
-            if let refreshToken { state.refreshTokens[refreshToken] = grant }
-        }
         let now = Date().timeIntervalSince1970.rounded(.down) - (has(.expiredIDToken) ? 3600 : 0)
         let lifetime = Double(accessTokenLifetime)
+        let scope = requested.scope ?? grant.scope
+        state.withLock { state in
+            state.accessTokens[accessToken] = IssuedAccessToken(
+                subject: grant.subject, clientID: grant.clientID, scope: scope,
+                audiences: requested.audiences.isEmpty ? [grant.clientID] : requested.audiences, expiresAt: Date().addingTimeInterval(lifetime))
+            if let refreshToken { state.refreshTokens[refreshToken] = grant }
+        }
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(grant.clientID),
             "iat": .number(now), "exp": .number(has(.expiredIDToken) ? now + 60 : now + lifetime), "auth_time": .number(has(.staleAuthTime) ? now - 3600 : now),
@@ -81,7 +120,7 @@ extension OpenIDProvider {
         }
         var body: [String: JSONValue] = [
             "access_token": .string(accessToken), "token_type": .string("Bearer"),
-            "expires_in": .number(lifetime), "id_token": .string(idToken), "scope": .string(grant.scope),
+            "expires_in": .number(lifetime), "id_token": .string(idToken), "scope": .string(scope),
         ]
         if let refreshToken { body["refresh_token"] = .string(refreshToken) }
         var response = json(.object(body), headers: ["Cache-Control": "no-store"])
@@ -92,11 +131,28 @@ extension OpenIDProvider {
     func userinfo(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
         if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
         let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let token, let subject = state.withLock({ $0.accessTokens[token] }), let user = user(subject: subject) else {
+        guard let token, let subject = state.withLock({ $0.accessTokens[token]?.subject }), let user = user(subject: subject) else {
             return LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
         }
         return json(.object(["sub": .string(user.subject), "name": .string(user.name), "email": .string(user.email),
                              "preferred_username": .string(user.username)]))
+    }
+
+    /// RFC 7662 token introspection, for an authenticated client: whether an access token is
+    /// active, and its subject, client, scope, audiences (`aud`, from `resource`) and expiry.
+    func introspect(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+        let form = Self.fields(request.body)
+        guard authenticatedClient(request, form: form) != nil else {
+            return oauthError("invalid_client", "client authentication failed", status: 401)
+        }
+        guard let issued = state.withLock({ $0.accessTokens[form["token"] ?? ""] }), issued.expiresAt > Date() else {
+            return json(.object(["active": .bool(false)]))
+        }
+        return json(.object([
+            "active": .bool(true), "sub": .string(issued.subject), "client_id": .string(issued.clientID), "scope": .string(issued.scope),
+            "aud": .array(issued.audiences.map { .string($0) }), "exp": .number(issued.expiresAt.timeIntervalSince1970.rounded(.down)),
+            "token_type": .string("Bearer"),
+        ]))
     }
 
     /// RFC 7009: always 200, whether the token was known or not.

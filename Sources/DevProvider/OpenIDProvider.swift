@@ -9,7 +9,8 @@ import Synchronization
 /// endpoint with real pages (password login, email one-time-code login with an inspectable
 /// ``outbox``, consent), the device authorization grant with its verification page (RFC 8628),
 /// single-use authorization codes bound to PKCE S256, a token endpoint with
-/// refresh-token rotation for public and confidential clients, userinfo, revocation and
+/// refresh-token rotation for public and confidential clients (a refresh may narrow the scope
+/// and name resources, RFC 8707), userinfo, introspection (RFC 7662), revocation and
 /// end-session. Authorization responses carry `iss` (RFC 9207). ID tokens are signed with
 /// jwt-kit. ``faults`` inject failures for tests. It also answers plain curl: see the README.
 public final class OpenIDProvider: Sendable {
@@ -47,6 +48,16 @@ public final class OpenIDProvider: Sendable {
         let scope: String
     }
 
+    /// An access token handed out: for whom, to which client, with which scopes, for which
+    /// audiences (the resources asked for, else the client), until when.
+    struct IssuedAccessToken: Sendable {
+        let subject: String
+        let clientID: String
+        let scope: String
+        let audiences: [String]
+        let expiresAt: Date
+    }
+
     /// A person who has proved who they are, waiting on the consent page.
     struct PendingConsent: Sendable {
         let subject: String
@@ -63,7 +74,7 @@ public final class OpenIDProvider: Sendable {
     struct State: Sendable {
         var codes: [String: Grant] = [:]
         var refreshTokens: [String: Grant] = [:]
-        var accessTokens: [String: String] = [:]
+        var accessTokens: [String: IssuedAccessToken] = [:]
         var pendingConsents: [String: PendingConsent] = [:]
         var oneTimeCodes: [String: OneTimeCode] = [:]
         var outbox: [OutboxMessage] = []
@@ -194,6 +205,7 @@ public final class OpenIDProvider: Sendable {
         case ("POST", "/token"): return await token(request)
         case ("GET", "/userinfo"): return userinfo(request)
         case ("POST", "/revoke"): return revoke(request)
+        case ("POST", "/introspect"): return introspect(request)
         case (_, "/logout"): return endSession(request)
         case ("GET", "/outbox"): return outbox(request)
         case ("POST", "/device_authorization"): return deviceAuthorization(request)
@@ -210,6 +222,7 @@ public final class OpenIDProvider: Sendable {
             "token_endpoint": .string(base + "/token"),
             "userinfo_endpoint": .string(base + "/userinfo"),
             "revocation_endpoint": .string(base + "/revoke"),
+            "introspection_endpoint": .string(base + "/introspect"),
             "device_authorization_endpoint": .string(base + "/device_authorization"),
             "end_session_endpoint": .string(base + "/logout"),
             "jwks_uri": .string(base + "/jwks"),

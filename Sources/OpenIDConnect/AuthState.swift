@@ -5,7 +5,8 @@ import Foundation
 /// need to act for the client (``SavedClient``). One `Codable`, versioned value, saved whole.
 ///
 /// Versions: 1 had no ``client``; 2 adds it. An older value is migrated when it is read (its
-/// ``client`` is `nil`); a newer one is refused.
+/// ``client`` is `nil`); a newer one is refused. ``scopedAccessTokens`` came later in version 2,
+/// as a key older readers skip: a value without it has none.
 public struct AuthState: Sendable, Hashable, Codable {
     /// The format version this library writes; it reads this one and every older one.
     public static let currentVersion = 2
@@ -37,6 +38,9 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// What later runs need to act for the client; `nil` in a state migrated from version 1, or
     /// made by an application that keeps that itself.
     public var client: SavedClient?
+    /// Access tokens for other scopes or resources than the sign-in's, by ``AccessTokenTarget/key``:
+    /// a cache apart, that never replaces the sign-in's own access token or its scopes.
+    public var scopedAccessTokens: [String: AccessToken] = [:]
 
     /// A state from a completed sign-in.
     public init(configuration: ProviderConfiguration, clientID: String, authorizationResponse: AuthorizationResponse?,
@@ -53,6 +57,15 @@ public struct AuthState: Sendable, Hashable, Codable {
     public var accessToken: String? { lastTokenResponse?.accessToken ?? lastAuthorizationResponse?.accessToken }
     /// The current refresh token, if any.
     public var refreshToken: String? { lastTokenResponse?.refreshToken }
+
+    /// The access token for `target`, if there is one (fresh or not).
+    public func accessToken(for target: AccessTokenTarget) -> AccessToken? {
+        guard target.isSignIn else { return scopedAccessTokens[target.key] }
+        guard let accessToken else { return nil }
+        let scope = lastTokenResponse?.scope ?? lastAuthorizationResponse?.scope
+        return AccessToken(token: accessToken, tokenType: lastTokenResponse?.tokenType ?? lastAuthorizationResponse?.tokenType ?? "Bearer",
+                           expiresAt: lastTokenResponse?.accessTokenExpiresAt, scopes: scope.map { $0.split(separator: " ").map(String.init) })
+    }
 
     /// Whether the access token can be used at `date` for at least `tolerance` more. A token
     /// without a known lifetime counts as fresh.
@@ -78,10 +91,20 @@ public struct AuthState: Sendable, Hashable, Codable {
         return next
     }
 
+    /// Takes the response of a refresh for another `target`: its access token goes to the cache
+    /// (expired ones leave it), a rotated refresh token replaces the sign-in's at once.
+    func storing(_ response: TokenResponse, for target: AccessTokenTarget, at date: Date = Date()) -> AuthState {
+        var next = self
+        next.scopedAccessTokens = scopedAccessTokens.filter { $0.value.isFresh(at: date, minimumValidity: .zero) }
+        next.scopedAccessTokens[target.key] = AccessToken(response, for: target)
+        if let rotated = response.refreshToken { next.lastTokenResponse = lastTokenResponse?.replacingRefreshToken(rotated) }
+        return next
+    }
+
     enum CodingKeys: String, CodingKey {
         case version, configuration, clientID = "client_id", lastAuthorizationResponse = "last_authorization_response"
         case lastTokenResponse = "last_token_response", idToken = "id_token"
-        case reauthenticationReason = "reauthentication_reason", client
+        case reauthenticationReason = "reauthentication_reason", client, scopedAccessTokens = "scoped_access_tokens"
     }
 
     /// Decodes a saved state, migrating an older version to the current one; a newer version is refused.
@@ -100,5 +123,6 @@ public struct AuthState: Sendable, Hashable, Codable {
         idToken = try container.decodeIfPresent(IDToken.self, forKey: .idToken)
         reauthenticationReason = try container.decodeIfPresent(ReauthenticationReason.self, forKey: .reauthenticationReason)
         client = saved >= 2 ? try container.decodeIfPresent(SavedClient.self, forKey: .client) : nil
+        scopedAccessTokens = try container.decodeIfPresent([String: AccessToken].self, forKey: .scopedAccessTokens) ?? [:]
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 /// AppAuth's `performAction(freshTokens:)`.
 ///
 /// Refreshes are single-flight: however many callers find the access token stale at once, one
-/// refresh request is made and all of them get its result. A rotated refresh token is saved
-/// (through `save`) before any caller sees the new tokens, so a crash cannot lose it.
+/// refresh request is made and all of them get its result. Refreshes for other scopes or
+/// resources (``freshAccessToken(minimumValidity:scopes:resources:)``) take turns with it, one
+/// refresh token spent at a time. A rotated refresh token is saved (through `save`) before any
+/// caller sees the new tokens, so a crash cannot lose it.
 /// `invalid_grant` marks the state as needing sign-in (and saves that); a network error leaves
 /// the state as it was.
 public actor AuthStateManager {
@@ -18,7 +20,10 @@ public actor AuthStateManager {
     private let http: any HTTPClient
     private let save: @Sendable (AuthState) async throws -> Void
     private let shared: (any SharedAuthStateStore)?
-    private var refreshing: Task<Result<AuthState, AuthStateError>, Never>?
+    /// The refresh in flight for each target.
+    private var refreshing: [AccessTokenTarget: Task<Result<AuthState, AuthStateError>, Never>] = [:]
+    /// The refresh started last: the next one waits for it, as a rotation voids the refresh token it spent.
+    private var lastRefresh: Task<Result<AuthState, AuthStateError>, Never>?
 
     /// A manager for `state`.
     /// - Parameters:
@@ -58,26 +63,51 @@ public actor AuthStateManager {
     public func withFreshTokens<T: Sendable>(
         _ action: @Sendable (_ accessToken: String, _ idToken: IDToken?) async throws -> T
     ) async throws -> T {
-        let current = try await freshState(force: false)
+        let current = try await freshState(for: .signIn, minimumValidity: tolerance, force: false)
         guard let accessToken = current.accessToken else { throw AuthStateError.signInRequired(.noRefreshToken) }
         return try await action(accessToken, current.idToken)
     }
 
     /// A fresh access token.
     public func freshAccessToken() async throws(AuthStateError) -> String {
-        let current = try await freshState(force: false)
-        guard let accessToken = current.accessToken else { throw .signInRequired(.noRefreshToken) }
-        return accessToken
+        try await freshAccessToken(minimumValidity: tolerance).token
+    }
+
+    /// An access token valid for at least `minimumValidity` more (default: ``tolerance``),
+    /// refreshed first when it is not. With `scopes` or `resources`, a token for them alone,
+    /// through the refresh grant's `scope` and `resource` (RFC 8707); it is kept apart
+    /// (``AuthState/scopedAccessTokens``) and never replaces the sign-in's own token or scopes.
+    /// - Throws: ``AuthStateError/accessTokenRefused(_:_:)`` when the provider will not issue a
+    ///   token for those scopes or resources, and the errors of a refresh.
+    public func freshAccessToken(minimumValidity: Duration? = nil, scopes: [String]? = nil,
+                                 resources: [String] = []) async throws(AuthStateError) -> AccessToken {
+        let target = AccessTokenTarget(scopes: scopes, resources: resources)
+        let current = try await freshState(for: target, minimumValidity: minimumValidity ?? tolerance, force: false)
+        guard let token = current.accessToken(for: target) else { throw .signInRequired(.noRefreshToken) }
+        return token
+    }
+
+    /// The ID token, if it stays valid for at least `minimumValidity` more (default:
+    /// ``tolerance``); else the new one of a refresh.
+    /// - Throws: ``AuthStateError/noIDToken``, ``AuthStateError/idTokenNotRenewed(expiresAt:)``
+    ///   when the refresh brought none, and the errors of a refresh.
+    public func freshIDToken(minimumValidity: Duration? = nil) async throws(AuthStateError) -> IDToken {
+        if let reason = state.reauthenticationReason { throw .signInRequired(reason) }
+        guard let idToken = state.idToken else { throw .noIDToken }
+        if idToken.expiresAt.timeIntervalSinceNow > Double((minimumValidity ?? tolerance).components.seconds) { return idToken }
+        let renewed = try await freshState(for: .signIn, minimumValidity: tolerance, force: true).idToken
+        guard let renewed, renewed != idToken else { throw .idTokenNotRenewed(expiresAt: idToken.expiresAt) }
+        return renewed
     }
 
     /// The UserInfo claims, with a fresh token; on `401` the token is refreshed once and the
     /// request repeated. `sub` must be the ID token's.
     public func userinfo() async throws(AuthStateError) -> [String: JSONValue] {
         guard let url = state.configuration.userinfoEndpoint else { throw .openIDConnect(.missingEndpoint("userinfo_endpoint")) }
-        var current = try await freshState(force: false)
+        var current = try await freshState(for: .signIn, minimumValidity: tolerance, force: false)
         var response = try await userinfoRequest(url, token: current.accessToken ?? "")
         if response.status == 401 {
-            current = try await freshState(force: true)
+            current = try await freshState(for: .signIn, minimumValidity: tolerance, force: true)
             response = try await userinfoRequest(url, token: current.accessToken ?? "")
         }
         let claims: [String: JSONValue]
@@ -92,7 +122,7 @@ public actor AuthStateManager {
     /// and returns the new state.
     @discardableResult
     public func refreshNow() async throws(AuthStateError) -> AuthState {
-        try await freshState(force: true)
+        try await freshState(for: .signIn, minimumValidity: tolerance, force: true)
     }
 
     /// Marks the state as signed out and saves it.
@@ -130,30 +160,34 @@ public actor AuthStateManager {
         }
     }
 
-    /// The state with a fresh access token: as it is, or after the (single) refresh in flight.
-    private func freshState(force: Bool) async throws(AuthStateError) -> AuthState {
+    /// The state with a fresh access token for `target`: as it is, or after the (single) refresh
+    /// in flight for it.
+    private func freshState(for target: AccessTokenTarget, minimumValidity: Duration, force: Bool) async throws(AuthStateError) -> AuthState {
         if let reason = state.reauthenticationReason { throw .signInRequired(reason) }
-        if !force, state.isAccessTokenFresh(tolerance: tolerance) { return state }
-        let task = refreshing ?? startRefresh()
+        if !force, state.accessToken(for: target)?.isFresh(minimumValidity: minimumValidity) == true { return state }
+        let task = refreshing[target] ?? startRefresh(for: target)
         return try await task.value.get()
     }
 
-    private func startRefresh() -> Task<Result<AuthState, AuthStateError>, Never> {
+    private func startRefresh(for target: AccessTokenTarget) -> Task<Result<AuthState, AuthStateError>, Never> {
+        let previous = lastRefresh
         let task = Task { () -> Result<AuthState, AuthStateError> in
-            defer { refreshing = nil }
-            do throws(AuthStateError) { return .success(try await refreshCoordinated()) } catch { return .failure(error) }
+            defer { refreshing[target] = nil }
+            _ = await previous?.value  // its refresh token may be rotated: this one spends the new one
+            do throws(AuthStateError) { return .success(try await refreshCoordinated(for: target)) } catch { return .failure(error) }
         }
-        refreshing = task
+        refreshing[target] = task
+        lastRefresh = task
         return task
     }
 
     /// A refresh under the shared store's lock, if there is one: the state is read again first,
     /// and another process's refresh is adopted instead of spending the refresh token again.
-    private func refreshCoordinated() async throws(AuthStateError) -> AuthState {
-        guard let shared else { return try await refresh() }
+    private func refreshCoordinated(for target: AccessTokenTarget) async throws(AuthStateError) -> AuthState {
+        guard let shared else { return try await refresh(for: target) }
         do {
             return try await shared.withExclusiveLock {
-                try await self.refreshUnderLock(shared)
+                try await self.refreshUnderLock(shared, for: target)
             }
         } catch let error as AuthStateError {
             throw error
@@ -162,37 +196,49 @@ public actor AuthStateManager {
         }
     }
 
-    private func refreshUnderLock(_ store: any SharedAuthStateStore) async throws(AuthStateError) -> AuthState {
+    private func refreshUnderLock(_ store: any SharedAuthStateStore, for target: AccessTokenTarget) async throws(AuthStateError) -> AuthState {
         let stored: AuthState?
         do { stored = try await store.load() } catch { throw .saveFailed(String(describing: error)) }
-        if let stored, stored.accessToken != state.accessToken, stored.reauthenticationReason == nil {
-            state = stored  // another process refreshed first: its tokens are as new as a refresh would give
-            if stored.isAccessTokenFresh(tolerance: .zero) { return stored }
+        if let stored, stored != state, stored.reauthenticationReason == nil {
+            // Another process refreshed first: its refresh token is the live one, and its access
+            // token for `target`, if new, is as new as a refresh would give.
+            let renewed = stored.accessToken(for: target) != state.accessToken(for: target)
+            state = stored
+            if renewed, stored.accessToken(for: target)?.isFresh(minimumValidity: .zero) == true { return stored }
         }
-        return try await refresh()
+        return try await refresh(for: target)
     }
 
-    /// One refresh: new tokens saved and published, or the state marked when only a new sign-in helps.
-    private func refresh() async throws(AuthStateError) -> AuthState {
+    /// One refresh for `target`: new tokens saved and published, or the state marked when only a
+    /// new sign-in helps.
+    private func refresh(for target: AccessTokenTarget) async throws(AuthStateError) -> AuthState {
         guard let refreshToken = state.refreshToken else { throw try await markNeedsSignIn(.noRefreshToken) }
         let response: TokenResponse
         do {
-            response = try await endpoint.refresh(refreshToken: refreshToken)
+            response = try await endpoint.refresh(refreshToken: refreshToken, scopes: target.scopes, resources: target.resources)
         } catch {
-            if case .token(let oauth) = error, oauth.isInvalidGrant { throw try await markNeedsSignIn(.refreshRejected(oauth)) }
+            if case .token(let oauth) = error {
+                if oauth.isInvalidGrant { throw try await markNeedsSignIn(.refreshRejected(oauth)) }
+                if ["invalid_scope", "invalid_target"].contains(oauth.error) { throw .accessTokenRefused(target, oauth) }
+            }
             throw .openIDConnect(error)
         }
-        var idToken: IDToken?
-        if let raw = response.idToken, let validator {
-            do { idToken = try await validator.validate(raw, nonce: nil) } catch { throw .openIDConnect(.idToken(error)) }
-            // OpenID Connect Core §12.2: a refreshed ID token is about the same person.
-            if let previous = state.idToken?.subject, let subject = idToken?.subject, previous != subject {
-                throw .openIDConnect(.idToken(.subjectChanged(previous: previous, now: subject)))
-            }
-        }
-        let next = state.refreshed(with: response, idToken: idToken)
+        let next = target.isSignIn ? state.refreshed(with: response, idToken: try await validatedIDToken(of: response))
+                                   : state.storing(response, for: target)
         try await commit(next)
         return next
+    }
+
+    /// The refresh's ID token, validated, if it has one (a scoped refresh's is not kept).
+    private func validatedIDToken(of response: TokenResponse) async throws(AuthStateError) -> IDToken? {
+        guard let raw = response.idToken, let validator else { return nil }
+        let idToken: IDToken
+        do { idToken = try await validator.validate(raw, nonce: nil) } catch { throw .openIDConnect(.idToken(error)) }
+        // OpenID Connect Core §12.2: a refreshed ID token is about the same person.
+        if let previous = state.idToken?.subject, previous != idToken.subject {
+            throw .openIDConnect(.idToken(.subjectChanged(previous: previous, now: idToken.subject)))
+        }
+        return idToken
     }
 
     /// Marks and saves the state as needing sign-in; returns the error to throw.

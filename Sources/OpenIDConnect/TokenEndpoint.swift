@@ -32,10 +32,12 @@ public struct TokenEndpoint: Sendable {
         return try await tokenRequest(form)
     }
 
-    /// Uses `refreshToken` for new tokens; `scopes` narrows them (default: as granted).
-    public func refresh(refreshToken: String, scopes: [String]? = nil) async throws(OpenIDConnectError) -> TokenResponse {
+    /// Uses `refreshToken` for new tokens; `scopes` narrows them (default: as granted), and each of
+    /// `resources` names a resource server the access token is for (RFC 8707 `resource`).
+    public func refresh(refreshToken: String, scopes: [String]? = nil, resources: [String] = []) async throws(OpenIDConnectError) -> TokenResponse {
         var form: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        form += resources.map { ("resource", $0) }
         return try await tokenRequest(form)
     }
 

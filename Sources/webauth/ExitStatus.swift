@@ -25,6 +25,10 @@ enum ExitStatus: Int32, CaseIterable {
     case needsPerson = 8
     /// The command line or the configuration file is wrong.
     case usage = 64
+    /// `webauth exec`: the program was found but cannot be run (as a shell says).
+    case cannotRun = 126
+    /// `webauth exec`: no such program (as a shell says).
+    case commandNotFound = 127
     /// Ctrl-C (SIGINT) stopped it; nothing after the interruption was done.
     case interrupted = 130
     /// SIGTERM stopped it; nothing after the interruption was done.
@@ -43,6 +47,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .scriptFailed: "Fix the login script: the step it names, or the value it typed; --verbose shows the navigation log."
         case .needsPerson: "Sign in as a person (without --headless), or use an account the provider signs in with a password or one-time code."
         case .usage: "See `webauth help`."
+        case .cannotRun: "Check that the program is an executable file you may run."
+        case .commandNotFound: "Check the program's name, or give its path; PATH is searched."
         }
     }
 }
@@ -83,6 +89,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "\(protocolError)")
         case .saveFailed: self.init(.localFailure, "\(error)")
         case .userinfoSubjectMismatch: self.init(.providerError, "\(error)")
+        case .accessTokenRefused: self.init(.providerError, "\(error)", advice: "`webauth status` lists the scopes the sign-in was granted.")
+        case .noIDToken, .idTokenNotRenewed: self.init(.signInRequired, "\(error)")
         }
     }
 

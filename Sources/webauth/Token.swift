@@ -3,19 +3,67 @@ import Foundation
 import OpenIDConnect
 import WebAuthSession
 
-/// `webauth token`: a fresh access token for scripts.
+/// `webauth token`: a fresh access token (or ID token) for scripts.
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a fresh access token of the saved sign-in (refreshed if it expires within a minute).",
-        discussion: #"For scripts: curl -H "Authorization: Bearer $(webauth token)" https://api.example.com/"#)
+        abstract: "Print a fresh access token of the saved sign-in (refreshed if it expires within a minute, or --min-valid).",
+        discussion: """
+            For scripts: curl -H "Authorization: Bearer $(webauth token)" https://api.example.com/ \
+            With --scope or --resource (--audience), a token for those alone, through the refresh \
+            grant: it is saved apart and never replaces the sign-in's own token or scopes. A refresh \
+            token the provider rotates is saved before the token is printed. --format raw (the \
+            token), json (access_token, token_type, expires_at, scope: docs/schemas/token.schema.json) \
+            or header (Authorization: Bearer ...).
+            """)
 
-    @OptionGroup var profile: ProfileOptions
-    @OptionGroup var secret: ClientSecretOptions
+    /// How the token is printed.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        /// The token alone.
+        case raw
+        /// `access_token`, `token_type`, `expires_at`, `scope` (docs/schemas/token.schema.json).
+        case json
+        /// An HTTP header line: `Authorization: Bearer …`.
+        case header
+    }
+
+    @OptionGroup var access: AccessTokenOptions
+
+    @Flag(help: "Print the ID token instead (refreshed when it expires within --min-valid seconds).")
+    var idToken = false
+
+    @Option(help: "How to print the token: raw, json or header.")
+    var format: Format = .raw
+
+    func validate() throws {
+        guard idToken else { return }
+        guard access.target.isSignIn else { throw ValidationError("--id-token cannot take --scope or --resource: the ID token is for this client") }
+        guard format != .json else { throw ValidationError("--format json describes an access token: with --id-token, use raw or header") }
+    }
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no token was printed") {
-            let manager = try await SavedSignIn(profile: profile, secret: secret).manager()
-            do throws(AuthStateError) { print(try await manager.freshAccessToken()) } catch { throw CommandFailure(error) }
+            if idToken {
+                let manager = try await access.manager()
+                let token: IDToken
+                do throws(AuthStateError) { token = try await manager.freshIDToken(minimumValidity: access.minimumValidity) } catch { throw CommandFailure(error) }
+                print(format == .header ? "Authorization: Bearer \(token.rawValue)" : token.rawValue)
+            } else {
+                print(Self.formatted(try await access.freshAccessToken(), as: format))
+            }
+        }
+    }
+
+    /// `token` as `format` asks.
+    static func formatted(_ token: AccessToken, as format: Format) -> String {
+        switch format {
+        case .raw: token.token
+        case .header: "Authorization: Bearer \(token.token)"
+        case .json:
+            JSONValue.object([
+                "access_token": .string(token.token), "token_type": .string(token.tokenType),
+                "expires_at": token.expiresAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+                "scope": token.scopes.map { .string($0.joined(separator: " ")) } ?? .null,
+            ]).description
         }
     }
 }

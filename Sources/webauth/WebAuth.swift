@@ -12,11 +12,11 @@ struct WebAuth: AsyncParsableCommand {
             2 cancelled or denied by the person; 3 a provider or protocol error; 4 a network or TLS \
             error; 5 timed out; 6 not signed in (run webauth login); 7 the login script failed; \
             8 the page needs a person (a captcha, a passkey or security key); \
-            64 a usage or configuration error; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by \
-            SIGTERM.
+            64 a usage or configuration error; 126 and 127 the program of webauth exec cannot be run or \
+            is not found; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM.
             """,
         version: WebAuthVersion.current,
-        subcommands: [Demo.self, Login.self, Token.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
+        subcommands: [Demo.self, Login.self, Token.self, Exec.self, Env.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
                       KubernetesCredential.self, GitCredential.self, DockerCredential.self])
 
     /// Runs the command line; started as `docker-credential-webauth` (a symlink), Docker's

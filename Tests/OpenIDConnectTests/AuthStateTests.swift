@@ -16,11 +16,11 @@ struct AuthStateTests {
     }
 
     /// Signs alice in without a browser: POST the login form, take the code from the 302, exchange it.
-    func signIn(_ provider: OpenIDProvider) async throws -> AuthState {
+    func signIn(_ provider: OpenIDProvider, scopes: [String] = ["openid", "offline_access"]) async throws -> AuthState {
         let http = URLSessionHTTPClient()
         let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: http)
         let request = AuthorizationRequest(clientID: Self.client.clientID, redirectURI: try RedirectURI(Self.client.redirectURIs[0]),
-                                           scopes: ["openid", "offline_access"])
+                                           scopes: scopes)
         let login = HTTPRequest(method: "POST", url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
                                 headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                 body: Data("username=alice&password=wonderland".utf8))

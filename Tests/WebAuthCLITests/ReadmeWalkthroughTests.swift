@@ -1,8 +1,9 @@
+import DevProvider
 import Foundation
 import Testing
 
-/// The README's curl walk-through, run exactly as written: README commands must work.
-@Suite("README: the curl walk-through", .timeLimit(.minutes(1)))
+/// The README's shell blocks, run exactly as written: README commands must work.
+@Suite("README: the curl walk-through, exec and env", .timeLimit(.minutes(3)))
 struct ReadmeWalkthroughTests {
     let webauth = WebAuthBinary()
 
@@ -29,5 +30,21 @@ struct ReadmeWalkthroughTests {
         #expect(run.stdout.contains("\"email\":\"alice@example.com\""))
         #expect(run.stdout.contains("\n200\n"))
         #expect(run.stdout.hasSuffix("com.example.webauth:/callback?state=bye\n"))
+    }
+
+    @Test("exec and env: the token reaches curl both ways, and the API answers for alice")
+    func execAndEnv() async throws {
+        let provider = try await OpenIDProvider.start()
+        let login = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless",
+                                       "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)],
+                                      environment: ["ALICE_PASSWORD": OpenIDProvider.User.alice.password])
+        try #require(login.status == 0, "stderr: \(login.stderr)")
+        let script = try webauth.file("exec-env.sh", try Self.block(after: "<!-- exec and env -->"))
+        let binaries = WebAuthBinary.binary.deletingLastPathComponent().path
+        let run = try await webauth.run(URL(fileURLWithPath: "/bin/bash"), ["-e", "-o", "pipefail", script],
+                                        environment: ["PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                                                      "ISSUER": provider.issuer])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.components(separatedBy: "\"email\":\"alice@example.com\"").count == 3, "stdout: \(run.stdout)")
     }
 }

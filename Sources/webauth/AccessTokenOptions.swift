@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+
+/// Which saved sign-in's access token `token`, `exec` and `env` use, how long it must stay
+/// valid, and for which scopes and resources.
+struct AccessTokenOptions: ParsableArguments {
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var secret: ClientSecretOptions
+
+    @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds.", valueName: "seconds"))
+    var minValid = 60
+
+    @Option(name: .customLong("scope"),
+            help: ArgumentHelp("A narrower access token, for these scopes only (repeatable or space-separated), through the refresh grant; kept apart from the sign-in's own.",
+                               valueName: "scope"))
+    var scopes: [String] = []
+
+    @Option(name: [.customLong("resource"), .customLong("audience")],
+            help: ArgumentHelp("An access token for this resource server (RFC 8707 resource indicator, an absolute URI; repeatable); kept apart from the sign-in's own.",
+                               valueName: "uri"))
+    var resources: [String] = []
+
+    func validate() throws {
+        guard minValid >= 0 else { throw ValidationError("--min-valid must be a number of seconds, 0 or more") }
+        if let resource = resources.first(where: { URLComponents(string: $0).map { $0.scheme == nil || $0.fragment != nil } ?? true }) {
+            throw ValidationError("--resource \(resource) must be an absolute URI without a fragment, such as https://api.example.com")
+        }
+    }
+
+    /// The scopes and resources asked for.
+    var target: AccessTokenTarget { AccessTokenTarget(scopes: scopes.isEmpty ? nil : scopes, resources: resources) }
+
+    /// How long the token must stay valid.
+    var minimumValidity: Duration { .seconds(minValid) }
+
+    /// A manager of the saved sign-in, saving refreshes back to its store.
+    func manager() async throws(CommandFailure) -> AuthStateManager {
+        try await SavedSignIn(profile: profile, secret: secret).manager()
+    }
+
+    /// A fresh access token for ``target``, valid for ``minimumValidity`` more.
+    func freshAccessToken() async throws(CommandFailure) -> AccessToken {
+        let manager = try await manager()
+        do throws(AuthStateError) {
+            return try await manager.freshAccessToken(minimumValidity: minimumValidity, scopes: target.scopes, resources: target.resources)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+
+/// `webauth env`: a shell line that exports a fresh access token, for `eval "$(webauth env)"`.
+struct Env: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: #"Print a shell line that exports a fresh access token: eval "$(webauth env)"."#,
+        discussion: """
+            Prints export ACCESS_TOKEN='...' (or --variable's name), the token single-quoted for \
+            sh, bash and zsh. The variable holds the token as it was then: run it again when the \
+            token expires, or use webauth exec, which gets a fresh one for each program.
+            """)
+
+    @OptionGroup var access: AccessTokenOptions
+    @OptionGroup var variable: TokenVariableOption
+
+    func run() async throws {
+        try await reportingFailures(ifInterrupted: "nothing was printed") {
+            print("export \(variable.variable)=\(Self.quoted(try await access.freshAccessToken().token))")
+        }
+    }
+
+    /// `value` in single quotes, each `'` in it written `'\''`: the shell takes it literally.
+    static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Replaces this process with another program (`execvp`), as a shell's `exec` does: the program
+/// keeps the process ID, so the signals sent to it and its exit status are the program's.
+///
+/// The program starts as this process was started: the signals ignored then are ignored (a
+/// shell's background job ignores SIGINT), every other signal has its default action, and none
+/// is blocked. Without that, the mask of the Swift thread that calls `execvp`, which blocks
+/// signals, would outlive the exec.
+struct ProgramReplacement {
+    /// The signals this process was started with ignored.
+    private let ignored: Set<Int32>
+
+    /// Notes which signals are ignored now: make it first, before anything changes a disposition.
+    init() {
+        ignored = Set(Self.signals.filter { number in
+            var action = sigaction()
+            sigaction(number, nil, &action)
+            return action.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) } == unsafeBitCast(SIG_IGN, to: Int.self)
+        })
+    }
+
+    /// Runs `command` (its first element is searched in `PATH`) with `variables` added to the
+    /// environment, in place of this process. Returns only when that failed.
+    func replace(with command: [String], adding variables: [String: String]) -> CommandFailure {
+        for number in Self.signals { signal(number, ignored.contains(number) ? SIG_IGN : SIG_DFL) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+        for (name, value) in variables { setenv(name, value, 1) }
+        let arguments = command.map { strdup($0) } + [nil]
+        execvp(command[0], arguments)
+        let error = errno
+        arguments.forEach { free($0) }
+        let reason = String(cString: strerror(error))
+        return error == ENOENT ? CommandFailure(.commandNotFound, "cannot run \(command[0]): \(reason)")
+                               : CommandFailure(.cannotRun, "cannot run \(command[0]): \(reason)")
+    }
+
+    /// The signals whose disposition can be set: the standard ones (below 32) but SIGKILL and SIGSTOP.
+    private static let signals = (Int32(1)..<32).filter { $0 != SIGKILL && $0 != SIGSTOP }
+}
