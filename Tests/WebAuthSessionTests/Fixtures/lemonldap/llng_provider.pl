@@ -10,7 +10,8 @@
 # or written. LLNG_LOGLEVEL (default: notice) sets the portal's log level; the log goes to stderr.
 #
 # Issuer: http://localhost:PORT (a host name, since LemonLDAP::NG's SSO cookie needs a domain, and
-# a loopback one, so a login script may type a password into it over plain http). Demo users
+# a loopback one, so a login script may type a password into it over plain http; the cookie's
+# domain attribute is taken off on the way out, below). Demo users
 # (password = login): dwho, msmith, and rtyler, who has a TOTP second factor (SHA1, 6 digits,
 # 30 s) with the secret LLNG_TOTP_SECRET. Public client "webauth-public" (PKCE required) and
 # confidential client "webauth-confidential" (secret LLNG_CLIENT_SECRET, client_secret_basic),
@@ -27,6 +28,7 @@ use IO::Socket::INET;
 use JSON qw(decode_json encode_json to_json);
 use Plack::App::File;
 use Plack::Builder;
+use Plack::Util;
 
 my $workdir = shift or die "usage: $0 WORKDIR\n";
 my $totpSecret = $ENV{LLNG_TOTP_SECRET} or die "$0: set LLNG_TOTP_SECRET (base32) for rtyler's TOTP device\n";
@@ -77,11 +79,25 @@ my $persistent = Lemonldap::NG::Common::Session->new({
 });
 die "$0: cannot write rtyler's persistent session: " . ($persistent->error // 'unknown error') . "\n" if $persistent->error;
 
+# The portal's cookies, made host-only: LemonLDAP::NG always gives its SSO cookie a domain
+# (".localhost" here), and WebKit's cookie jar (libsoup) refuses a cookie for a single-label domain.
+sub hostOnlyCookies {
+    my ($app) = @_;
+    return sub {
+        Plack::Util::response_cb($app->(@_), sub {
+            my ($headers) = ($_[0][1]);
+            for (my $i = 0; $i < @$headers; $i += 2) {
+                $headers->[$i + 1] =~ s/;\s*domain=[^;]*//i if lc $headers->[$i] eq 'set-cookie';
+            }
+        });
+    };
+}
+
 require Lemonldap::NG::Portal::Main;
 my $app = builder {
     mount '/static' => Plack::App::File->new(root => '/usr/share/lemonldap-ng/portal/htdocs/static')->to_app;
     mount '/javascript' => Plack::App::File->new(root => '/usr/share/javascript')->to_app;
-    mount '/' => Lemonldap::NG::Portal::Main->run({});
+    mount '/' => hostOnlyCookies(Lemonldap::NG::Portal::Main->run({}));
 };
 
 # Ready when the portal serves its discovery document (a configuration error answers otherwise).
