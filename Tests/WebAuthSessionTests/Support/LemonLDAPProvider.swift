@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+
+/// LemonLDAP::NG's real portal (Debian's 2.16), run once per test process by
+/// Fixtures/lemonldap/llng_provider.pl from the configuration template beside it, in a private
+/// working directory. Issuer `http://localhost:PORT`; see the script for its users and clients.
+/// It is never killed from here: the script ends itself when this process ends (it watches the
+/// pipe it printed its port to).
+final class LemonLDAPProvider: Sendable {
+    /// The provider of this test run, started on first use; its start-up error otherwise.
+    static let shared = Result { try LemonLDAPProvider() }
+
+    /// The port on 127.0.0.1.
+    let port: Int
+    /// The base32 secret of rtyler's TOTP device, made for this run.
+    let totpSecret: String
+    /// The secret of the confidential client `webauth-confidential`, made for this run.
+    let clientSecret: String
+    /// Holds the read end of the pipe the script watches: the portal lives as long as this process.
+    private let process: ChildProcess
+
+    private init() throws(LemonLDAPStartError) {
+        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-lemonldap-\(UUID().uuidString)")
+        let log = workdir.appendingPathComponent("portal.log")
+        let base32 = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        totpSecret = String((0..<32).map { _ in base32.randomElement()! })
+        clientSecret = UUID().uuidString
+        let script = Bundle.module.url(forResource: "llng_provider", withExtension: "pl", subdirectory: "Fixtures/lemonldap")!
+        var environment = ProcessInfo.processInfo.environment
+        environment["LLNG_TOTP_SECRET"] = totpSecret
+        environment["LLNG_CLIENT_SECRET"] = clientSecret
+        do {
+            try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+            process = try ChildProcess("perl", [script.path, workdir.path], environment: environment, stdout: .pipe, stderr: .file(log.path))
+        } catch {
+            throw .notStarted(reason: "cannot run perl \(script.path): \(error)", log: "")
+        }
+        var line = Data()
+        while let byte = try? process.output?.read(upToCount: 1), let first = byte.first, first != 10 {
+            line.append(first)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.signal(SIGKILL)
+            throw .notStarted(reason: "llng_provider.pl ended before printing its port",
+                              log: (try? String(contentsOf: log, encoding: .utf8)) ?? "(no log at \(log.path))")
+        }
+        self.port = port
+    }
+
+    /// The issuer, `http://localhost:PORT` (LemonLDAP::NG's SSO cookie needs a host name).
+    var issuer: String { "http://localhost:\(port)" }
+}
+
+/// LemonLDAP::NG did not start: why, and its log (the tests fail with both; nothing is skipped).
+enum LemonLDAPStartError: Error, Sendable, CustomStringConvertible {
+    /// The portal did not come up. Run `scripts/setup` for its packages; the log says the rest.
+    case notStarted(reason: String, log: String)
+
+    var description: String {
+        switch self {
+        case .notStarted(let reason, let log):
+            "LemonLDAP::NG did not start (\(reason)); scripts/setup installs its packages. Its log:\n\(log)"
+        }
+    }
+}
