@@ -17,7 +17,7 @@ extension OpenIDProvider {
         if has(.htmlErrorPage) {
             return .html(LoginPage.message(title: "502 Bad Gateway", "The upstream server is not answering."), status: 502)
         }
-        guard let clientID = authenticatedClient(request, form: form) else {
+        guard let clientID = await authenticatedClient(request, form: form) else {
             return oauthError("invalid_client", "client authentication failed", status: 401)
         }
         if has(.invalidGrant) { return oauthError("invalid_grant", "the grant was revoked (injected fault)") }
@@ -45,8 +45,10 @@ extension OpenIDProvider {
     }
 
     /// The client the request authenticates as (RFC 6749 §2.3): a confidential client by HTTP
-    /// Basic or `client_secret` in the body, a public one by `client_id` alone.
-    func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String]) -> String? {
+    /// Basic or `client_secret` in the body, a `private_key_jwt` one by its signed assertion
+    /// (for `audiences`), a public one by `client_id` alone.
+    func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String],
+                             audiences: Set<String>? = nil) async -> String? {
         var clientID = form["client_id"]
         var secret = form["client_secret"]
         if let basic = request.header("Authorization"), basic.hasPrefix("Basic "),
@@ -58,6 +60,11 @@ extension OpenIDProvider {
         }
         guard let client = client(clientID) else { return nil }
         if let expected = client.clientSecret, secret != expected { return nil }
+        if let jwk = client.jwk {
+            guard form["client_assertion_type"] == ClientAssertion.type, let assertion = form["client_assertion"],
+                  await checkClientAssertion(assertion, client: client.clientID, jwk: jwk,
+                                             audiences: audiences ?? [issuer, issuer + "/token"]) else { return nil }
+        }
         return client.clientID
     }
 

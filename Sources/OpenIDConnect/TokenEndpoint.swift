@@ -66,11 +66,13 @@ public struct TokenEndpoint: Sendable {
         return tokens
     }
 
-    /// POSTs `form` to `url` with the client's authentication.
+    /// POSTs `form` to `url` with the client's authentication. A client assertion's `aud` is the
+    /// token endpoint there, the issuer elsewhere (RFC 7523 §3, RFC 9126 §2).
     func post(_ form: [(name: String, value: String)], to url: URL) async throws(OpenIDConnectError) -> HTTPResponse {
         var form = form
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-        authentication.apply(clientID: clientID, to: &form, headers: &headers)
+        let audience = url == configuration.tokenEndpoint ? url.absoluteString : configuration.issuer
+        try await authentication.apply(clientID: clientID, audience: audience, to: &form, headers: &headers)
         do {
             return try await http.send(HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(form).utf8)))
         } catch {

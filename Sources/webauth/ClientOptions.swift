@@ -36,6 +36,9 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Accept plain http from a provider that is not on this machine (only for one you trust on your network); allow_insecure_http in --config.")
     var allowInsecureHTTP = false
 
+    @Flag(help: "Push the authorization request to the provider first (PAR, RFC 9126), even when its discovery does not require it; par in --config.")
+    var par = false
+
     /// The settings these options and the configuration file give.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(path: $0) }
@@ -64,8 +67,9 @@ struct ClientOptions: ParsableArguments {
             provider = .issuer(issuer)
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
-                              authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret")),
+                              authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret"), file: file),
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
+                              pushAuthorizationRequests: try par || file?.bool("par") == true,
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
@@ -103,6 +107,8 @@ struct ClientSettings {
     let authentication: ClientAuthentication
     /// Whether plain http is accepted from a provider that is not loopback.
     let allowInsecureHTTP: Bool
+    /// Whether sign-ins push their authorization request (PAR) even when the provider does not require it.
+    let pushAuthorizationRequests: Bool
     /// Scopes from the configuration file, if it names any.
     let scopes: [String]?
     /// Authorization parameters from the configuration file.
@@ -115,6 +121,6 @@ struct ClientSettings {
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {
         OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                            allowInsecureHTTP: allowInsecureHTTP, http: http)
+                            allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, http: http)
     }
 }

@@ -106,6 +106,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         switch error {
         case .http(.timedOut): .timedOut
         case .http: .networkError
+        case .clientKey: .usage
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError
         }

@@ -34,6 +34,10 @@ public actor OpenIDConnectClient {
     /// Whether plain `http` is accepted from a provider whose issuer is not loopback. Default: no;
     /// the issuer, the endpoints and the `jwks_uri` must then be https.
     public nonisolated let allowInsecureHTTP: Bool
+    /// Whether sign-ins push their authorization request first (PAR, RFC 9126) even when the
+    /// provider does not require it. Default: only when its discovery document says
+    /// `require_pushed_authorization_requests`.
+    public nonisolated let pushAuthorizationRequests: Bool
     let http: any HTTPClient
     private var configuration: ProviderConfiguration?
     private var validator: IDTokenValidator?
@@ -41,20 +45,21 @@ public actor OpenIDConnectClient {
     /// A client. Nothing is fetched until the first call that needs the provider.
     public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
                 authentication: ClientAuthentication = .none, allowInsecureHTTP: Bool = false,
-                http: any HTTPClient = URLSessionHTTPClient()) {
+                pushAuthorizationRequests: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.authentication = authentication
         self.allowInsecureHTTP = allowInsecureHTTP
+        self.pushAuthorizationRequests = pushAuthorizationRequests
         self.http = http
     }
 
     /// A client of the provider at `issuer`, discovered on first use.
     public init(issuer: String, clientID: String, redirectURI: RedirectURI, authentication: ClientAuthentication = .none,
-                allowInsecureHTTP: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
+                allowInsecureHTTP: Bool = false, pushAuthorizationRequests: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
         self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                  allowInsecureHTTP: allowInsecureHTTP, http: http)
+                  allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, http: http)
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once),
@@ -93,8 +98,9 @@ public actor OpenIDConnectClient {
         do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
         let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
                                            responseMode: responseMode, scopes: scopes, additionalParameters: additionalParameters)
-        let session = WebAuthenticationSession(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
-                                               redirectURI: redirectURI, options: options)
+        let url: URL
+        do { url = try await startURL(of: request, configuration) } catch { throw .openIDConnect(error) }
+        let session = WebAuthenticationSession(url: url, redirectURI: redirectURI, options: options)
         let callback = try await present(session, script: script)
         do {
             let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
@@ -124,10 +130,11 @@ public actor OpenIDConnectClient {
         do { session = try await SystemBrowserSession(path: redirectPath) } catch { throw .session(error) }
         let request = AuthorizationRequest(clientID: clientID, redirectURI: session.redirectURI, scopes: scopes,
                                            additionalParameters: additionalParameters)
+        let url: URL
+        do { url = try await startURL(of: request, configuration) } catch { throw .openIDConnect(error) }
         let callback: RedirectCallback
         do {
-            callback = try await session.start(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
-                                               browser: browser, timeout: timeout)
+            callback = try await session.start(url: url, browser: browser, timeout: timeout)
         } catch {
             throw .session(error)
         }
@@ -137,6 +144,15 @@ public actor OpenIDConnectClient {
         } catch {
             throw .openIDConnect(error)
         }
+    }
+
+    /// The URL that starts `request`'s sign-in: the request pushed first (RFC 9126) when this
+    /// client asks for it or the provider requires it, else the authorization URL with every parameter.
+    private func startURL(of request: AuthorizationRequest, _ configuration: ProviderConfiguration) async throws(OpenIDConnectError) -> URL {
+        guard PushedAuthorizationRequest.isUsed(asked: pushAuthorizationRequests, by: configuration) else {
+            return request.url(authorizationEndpoint: configuration.authorizationEndpoint)
+        }
+        return try await PushedAuthorizationRequest(configuration: configuration, authentication: authentication, http: http).push(request)
     }
 
     /// Signs out at the provider (RP-Initiated Logout): shows its end-session page with the ID
