@@ -21,7 +21,10 @@ extension OpenIDProvider {
             return oauthError("invalid_client", "client authentication failed", status: 401)
         }
         if has(.invalidGrant) { return oauthError("invalid_grant", "the grant was revoked (injected fault)") }
-        let grant: Grant
+        let proof = await checkDPoPProof(request, method: "POST", url: issuer + "/token")
+        if let refusal = tokenEndpointRefusal(proof) { return refusal }
+        let jkt: String? = if case .proven(let jkt) = proof { jkt } else { nil }
+        var grant: Grant
         switch grantType {
         case "authorization_code":
             let found = state.withLock { $0.codes.removeValue(forKey: form["code"] ?? "") }  // single use
@@ -35,12 +38,16 @@ extension OpenIDProvider {
             guard let found, found.clientID == clientID else {
                 return oauthError("invalid_grant", "the refresh token is unknown, used or revoked")
             }
+            guard found.jkt == nil || found.jkt == jkt else {
+                return oauthError("invalid_dpop_proof", "the refresh token is bound to another DPoP key")
+            }
             grant = found
         case DeviceAuthorization.grantType:
             return await pollDeviceGrant(deviceCode: form["device_code"] ?? "", clientID: clientID)
         default:
             return oauthError("unsupported_grant_type", nil)
         }
+        grant.jkt = jkt ?? grant.jkt
         return await issueTokens(for: grant, includeNonce: grantType == "authorization_code")
     }
 
@@ -73,6 +80,7 @@ extension OpenIDProvider {
         let refreshToken = grant.scope.split(separator: " ").contains("offline_access") ? Self.randomToken() : nil
         state.withLock { state in
             state.accessTokens[accessToken] = grant.subject
+            state.dpopBindings[accessToken] = grant.jkt
             if let refreshToken { state.refreshTokens[refreshToken] = grant }
         }
         let now = Date().timeIntervalSince1970.rounded(.down) - (has(.expiredIDToken) ? 3600 : 0)
@@ -87,7 +95,7 @@ extension OpenIDProvider {
             return LocalHTTPResponse(status: 500, body: "signing failed")
         }
         var body: [String: JSONValue] = [
-            "access_token": .string(accessToken), "token_type": .string("Bearer"),
+            "access_token": .string(accessToken), "token_type": .string(grant.jkt == nil ? "Bearer" : "DPoP"),
             "expires_in": .number(lifetime), "id_token": .string(idToken), "scope": .string(grant.scope),
         ]
         if let refreshToken { body["refresh_token"] = .string(refreshToken) }
@@ -96,12 +104,26 @@ extension OpenIDProvider {
         return response
     }
 
-    func userinfo(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+    /// UserInfo for a `Bearer` token, or for a DPoP-bound one presented as `DPoP` with a proof of its key.
+    func userinfo(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
-        let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let token, let subject = state.withLock({ $0.accessTokens[token] }), let user = user(subject: subject) else {
-            return LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        let authorization = request.header("Authorization") ?? ""
+        let scheme = authorization.prefix { $0 != " " }
+        let token = String(authorization.dropFirst(scheme.count + 1))
+        let (subject, binding) = state.withLock { ($0.accessTokens[token], $0.dpopBindings[token]) }
+        let refused = LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"\#(binding == nil ? "Bearer" : "DPoP") error="invalid_token""#])
+        if let binding {
+            guard scheme == "DPoP" else { return refused }
+            switch await checkDPoPProof(request, method: "GET", url: issuer + "/userinfo", accessToken: token) {
+            case .proven(let jkt) where jkt == binding: break
+            case .nonceRequired(let nonce):
+                return LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": nonce])
+            default: return refused
+            }
+        } else if scheme != "Bearer" {
+            return refused
         }
+        guard let subject, let user = user(subject: subject) else { return refused }
         return json(.object(["sub": .string(user.subject), "name": .string(user.name), "email": .string(user.email),
                              "preferred_username": .string(user.username)]))
     }

@@ -45,6 +45,8 @@ public final class OpenIDProvider: Sendable {
         let nonce: String?
         let subject: String
         let scope: String
+        /// The thumbprint of the DPoP key the grant's tokens are bound to, once they are.
+        var jkt: String? = nil
     }
 
     /// A person who has proved who they are, waiting on the consent page.
@@ -80,6 +82,11 @@ public final class OpenIDProvider: Sendable {
         var assertionIDs: [String: Date] = [:]
         /// Pushed authorization requests by `request_uri`.
         var pushedRequests: [String: PushedRequest] = [:]
+        /// DPoP: the thumbprint each bound access token is bound to, the proof `jti`s seen (with
+        /// when they may be forgotten), and the nonce proofs must carry under ``ProviderFault/dpopNonce``.
+        var dpopBindings: [String: String] = [:]
+        var proofIDs: [String: Date] = [:]
+        var dpopNonce = OpenIDProvider.randomToken()
     }
 
     /// The issuer: `http://127.0.0.1:PORT`.
@@ -192,7 +199,7 @@ public final class OpenIDProvider: Sendable {
         case ("GET", "/jwks"): return json(.object(["keys": .array([publicJWK])]))
         case (_, "/authorize"): return authorize(request)
         case ("POST", "/token"): return await token(request)
-        case ("GET", "/userinfo"): return userinfo(request)
+        case ("GET", "/userinfo"): return await userinfo(request)
         case ("POST", "/revoke"): return revoke(request)
         case (_, "/logout"): return endSession(request)
         case ("GET", "/outbox"): return outbox(request)
@@ -225,6 +232,7 @@ public final class OpenIDProvider: Sendable {
             "scopes_supported": .array(["openid", "profile", "email", "offline_access"].map { .string($0) }),
             "claims_supported": .array(["sub", "name", "email", "preferred_username"].map { .string($0) }),
             "authorization_response_iss_parameter_supported": .bool(true),
+            "dpop_signing_alg_values_supported": .array([.string("ES256")]),
             "pushed_authorization_request_endpoint": .string(base + "/par"),
             "require_pushed_authorization_requests": .bool(configuration.requirePushedAuthorizationRequests),
         ])

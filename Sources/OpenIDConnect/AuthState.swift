@@ -37,16 +37,20 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// What later runs need to act for the client; `nil` in a state migrated from version 1, or
     /// made by an application that keeps that itself.
     public var client: SavedClient?
+    /// The key the tokens are bound to (DPoP, RFC 9449), if the sign-in asked for DPoP: refreshes
+    /// and resource requests prove possession of it. Secret, like the refresh token.
+    public var dpopKey: DPoPKey?
 
     /// A state from a completed sign-in.
     public init(configuration: ProviderConfiguration, clientID: String, authorizationResponse: AuthorizationResponse?,
-                tokenResponse: TokenResponse?, idToken: IDToken?) {
+                tokenResponse: TokenResponse?, idToken: IDToken?, dpopKey: DPoPKey? = nil) {
         self.version = Self.currentVersion
         self.configuration = configuration
         self.clientID = clientID
         self.lastAuthorizationResponse = authorizationResponse
         self.lastTokenResponse = tokenResponse
         self.idToken = idToken
+        self.dpopKey = dpopKey
     }
 
     /// The current access token, if any.
@@ -74,7 +78,7 @@ public struct AuthState: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case version, configuration, clientID = "client_id", lastAuthorizationResponse = "last_authorization_response"
         case lastTokenResponse = "last_token_response", idToken = "id_token"
-        case reauthenticationReason = "reauthentication_reason", client
+        case reauthenticationReason = "reauthentication_reason", client, dpopKey = "dpop_key"
     }
 
     /// Decodes a saved state, migrating an older version to the current one; a newer version is refused.
@@ -93,5 +97,6 @@ public struct AuthState: Sendable, Hashable, Codable {
         idToken = try container.decodeIfPresent(IDToken.self, forKey: .idToken)
         reauthenticationReason = try container.decodeIfPresent(ReauthenticationReason.self, forKey: .reauthenticationReason)
         client = saved >= 2 ? try container.decodeIfPresent(SavedClient.self, forKey: .client) : nil
+        dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
     }
 }

@@ -12,10 +12,16 @@ struct Token: AsyncParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
 
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("For a DPoP-bound sign-in (login --dpop): print the two header lines of your own request METHOD URL instead, 'DPoP: proof' then 'Authorization: DPoP token' (curl -H @file).",
+                               valueName: "method url"))
+    var dpop: [String] = []
+
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no token was printed") {
-            let manager = try await SavedSignIn(profile: profile, secret: secret).manager()
-            do throws(AuthStateError) { print(try await manager.freshAccessToken()) } catch { throw CommandFailure(error) }
+            let signIn = try await SavedSignIn(profile: profile, secret: secret)
+            if !dpop.isEmpty { return try await DPoPHeaders(dpop).print(for: signIn) }
+            do throws(AuthStateError) { print(try await signIn.manager().freshAccessToken()) } catch { throw CommandFailure(error) }
         }
     }
 }

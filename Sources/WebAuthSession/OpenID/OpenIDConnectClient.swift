@@ -38,6 +38,9 @@ public actor OpenIDConnectClient {
     /// provider does not require it. Default: only when its discovery document says
     /// `require_pushed_authorization_requests`.
     public nonisolated let pushAuthorizationRequests: Bool
+    /// Whether sign-ins ask for DPoP-bound tokens (RFC 9449): each makes a key, proves possession
+    /// of it at the token endpoint, and keeps it in its ``AuthState`` for refreshes and resource requests.
+    public nonisolated let dpop: Bool
     let http: any HTTPClient
     private var configuration: ProviderConfiguration?
     private var validator: IDTokenValidator?
@@ -45,21 +48,23 @@ public actor OpenIDConnectClient {
     /// A client. Nothing is fetched until the first call that needs the provider.
     public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
                 authentication: ClientAuthentication = .none, allowInsecureHTTP: Bool = false,
-                pushAuthorizationRequests: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
+                pushAuthorizationRequests: Bool = false, dpop: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.authentication = authentication
         self.allowInsecureHTTP = allowInsecureHTTP
         self.pushAuthorizationRequests = pushAuthorizationRequests
+        self.dpop = dpop
         self.http = http
     }
 
     /// A client of the provider at `issuer`, discovered on first use.
     public init(issuer: String, clientID: String, redirectURI: RedirectURI, authentication: ClientAuthentication = .none,
-                allowInsecureHTTP: Bool = false, pushAuthorizationRequests: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
+                allowInsecureHTTP: Bool = false, pushAuthorizationRequests: Bool = false, dpop: Bool = false,
+                http: any HTTPClient = URLSessionHTTPClient()) {
         self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                  allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, http: http)
+                  allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop, http: http)
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once),
@@ -212,12 +217,13 @@ public actor OpenIDConnectClient {
         var tokens: TokenResponse?
         let rawIDToken: String
         var frontChannelIDToken: IDToken?
+        let dpopKey = dpop ? DPoPKey() : nil
         if let code = response.code {
             if let frontChannel = response.idToken {
                 frontChannelIDToken = try await validate(frontChannel, with: validator, for: request, code: code)
             }
-            let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID,
-                                                    authentication: authentication, http: http).exchange(code: code, for: request)
+            let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID, authentication: authentication,
+                                                    dpop: dpopKey, http: http).exchange(code: code, for: request)
             guard let idToken = exchanged.idToken else { throw .missingParameter("id_token") }
             tokens = exchanged
             rawIDToken = idToken
@@ -228,7 +234,7 @@ public actor OpenIDConnectClient {
         let idToken = try await validate(rawIDToken, with: validator, for: request,
                                          accessToken: tokens == nil ? response.accessToken : nil, frontChannel: frontChannelIDToken)
         return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
-                            tokens: tokens, idToken: idToken)
+                            tokens: tokens, idToken: idToken, dpopKey: tokens == nil ? nil : dpopKey)
     }
 
     /// Validates `token` against `request`: its nonce, and `auth_time` when it asked for `max_age` or `prompt=login`.
