@@ -114,12 +114,17 @@ public actor AuthStateManager {
     private func userinfoRequest(_ url: URL, _ current: AuthState) async throws(AuthStateError) -> HTTPResponse {
         let http = self.http
         do {
-            return try await DPoPNonce.retrying(url) { nonce throws(OpenIDConnectError) in
-                let headers = try current.authorizationHeaders(method: "GET", url: url, nonce: nonce).merging(["Accept": "application/json"]) { $1 }
-                do { return try await http.send(HTTPRequest(url: url, headers: headers)) } catch { throw .http(error) }
+            return try await DPoPNonce.retrying(url) { nonce throws(OpenIDConnectError) -> HTTPResponse in
+                try await Self.get(url, headers: try current.authorizationHeaders(method: "GET", url: url, nonce: nonce), http: http)
             }
         } catch {
             throw .openIDConnect(error)
+        }
+    }
+
+    private static func get(_ url: URL, headers: [String: String], http: any HTTPClient) async throws(OpenIDConnectError) -> HTTPResponse {
+        do { return try await http.send(HTTPRequest(url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })) } catch {
+            throw .http(error)
         }
     }
 

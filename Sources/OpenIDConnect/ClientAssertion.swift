@@ -24,7 +24,9 @@ package enum ClientAssertion {
         do {
             return try await keys.sign(JWTClaimSet(claims: claims), kid: key.keyID.map { JWKIdentifier(string: $0) }, header: header)
         } catch {
-            throw .unsupportedKey(path: "\(key.source)")
+            switch key.source {
+            case .pemFile(let path): throw .unsupportedKey(path: path)
+            }
         }
     }
 }

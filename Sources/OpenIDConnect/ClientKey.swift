@@ -65,7 +65,7 @@ public struct ClientKey: Sendable, Hashable, Codable, CustomStringConvertible {
             let keys = JWTKeyCollection()
             let kid = keyID.map { JWKIdentifier(string: $0) }
             if let ec = try? ES256PrivateKey(pem: pem) {
-                guard algorithm == nil || algorithm == .es256 else { throw .algorithmMismatch(path: path, algorithm: algorithm!.rawValue) }
+                if let algorithm, algorithm != .es256 { throw .algorithmMismatch(path: path, algorithm: algorithm.rawValue) }
                 await keys.add(ecdsa: ec, kid: kid)
                 return (keys, .es256)
             }

@@ -63,16 +63,19 @@ public struct TokenEndpoint: Sendable {
     /// A token request; with a DPoP key, a proof goes with it, and a demanded nonce is used once.
     private func tokenRequest(_ form: [(name: String, value: String)]) async throws(OpenIDConnectError) -> TokenResponse {
         let url = configuration.tokenEndpoint
-        let response = try await DPoPNonce.retrying(url) { nonce throws(OpenIDConnectError) in
-            guard let dpop else { return try await post(form, to: url) }
-            let proof: String
-            do { proof = try dpop.proof(method: "POST", url: url, nonce: nonce) } catch { throw .dpop(error) }
-            return try await post(form, to: url, headers: ["DPoP": proof])
+        let response = try await DPoPNonce.retrying(url) { nonce throws(OpenIDConnectError) -> HTTPResponse in
+            try await post(form, to: url, headers: try dpopHeader(url: url, nonce: nonce))
         }
         guard response.status == 200 else { throw Self.error(from: response, url: url) }
         var tokens = try JSONResponse.decode(TokenResponse.self, from: response, url: url)
         tokens.receivedAt = Date()
         return tokens
+    }
+
+    /// The `DPoP` header of a token request, when this client has a key.
+    private func dpopHeader(url: URL, nonce: String?) throws(OpenIDConnectError) -> [String: String] {
+        guard let dpop else { return [:] }
+        do { return ["DPoP": try dpop.proof(method: "POST", url: url, nonce: nonce)] } catch { throw .dpop(error) }
     }
 
     /// POSTs `form` to `url` with the client's authentication. A client assertion's `aud` is the

@@ -33,16 +33,21 @@ struct ClientSecretOptions: ParsableArguments {
 
     /// The private key the flags (over `file`'s `private_key_*` keys) name, by absolute path.
     private func privateKey(file: ConfigurationFile?) throws(CommandFailure) -> ClientKey? {
-        guard let path = try privateKeyFile ?? file?.string("private_key_file") else { return nil }
-        let name = try privateKeyAlgorithm ?? file?.string("private_key_algorithm")
-        let algorithm = try name.map { name throws(CommandFailure) in
-            guard let algorithm = ClientKey.Algorithm(rawValue: name) else {
+        // The flag, else the file's key (written out: `??` would lose the typed error).
+        func value(_ flag: String?, _ key: String) throws(CommandFailure) -> String? {
+            if let flag { return flag }
+            return try file?.string(key)
+        }
+        guard let path = try value(privateKeyFile, "private_key_file") else { return nil }
+        var algorithm: ClientKey.Algorithm?
+        if let name = try value(privateKeyAlgorithm, "private_key_algorithm") {
+            guard let known = ClientKey.Algorithm(rawValue: name) else {
                 throw CommandFailure(.usage, Spelling.unknown("private key algorithm", name, among: ClientKey.Algorithm.allCases.map(\.rawValue)))
             }
-            return algorithm
+            algorithm = known
         }
-        return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: try privateKeyID ?? file?.string("private_key_id"),
-                        algorithm: algorithm)
+        let keyID = try value(privateKeyID, "private_key_id")
+        return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
     }
 
     /// Where the secret ``resolve(environment:fallback:)`` takes is kept, when a later run can

@@ -39,7 +39,7 @@ public actor OpenIDConnectClient {
     /// `require_pushed_authorization_requests`.
     public nonisolated let pushAuthorizationRequests: Bool
     /// Whether sign-ins ask for DPoP-bound tokens (RFC 9449): each makes a key, proves possession
-    /// of it at the token endpoint, and keeps it in its ``AuthState`` for refreshes and resource requests.
+    /// of it at the token endpoint, and keeps it in its `AuthState` for refreshes and resource requests.
     public nonisolated let dpop: Bool
     let http: any HTTPClient
     private var configuration: ProviderConfiguration?
