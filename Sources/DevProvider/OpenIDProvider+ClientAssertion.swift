@@ -11,10 +11,11 @@ extension OpenIDProvider {
     static let longestAssertionLifetime: Double = 600
 
     func checkClientAssertion(_ assertion: String, client: String, jwk: JSONValue, audiences: Set<String>) async -> Bool {
-        guard let header = try? JOSEHeader(assertion).alg,
-              ["ES256", "RS256", "PS256"].contains(header), let algorithm = JWK.Algorithm(rawValue: header),
+        guard let header = try? JOSEHeader(assertion),
+              ["ES256", "RS256", "PS256"].contains(header.alg), let algorithm = JWK.Algorithm(rawValue: header.alg),
               var key = try? JWK(json: jwk.description) else { return false }
         key.algorithm = algorithm
+        key.keyIdentifier = JWKIdentifier(string: header.kid ?? "client-key")  // jwt-kit files keys by kid
         let keys = JWTKeyCollection()
         guard (try? await keys.add(jwk: key)) != nil,
               let claims = try? await keys.verify(assertion, as: JWTClaimSet.self).claims else { return false }

@@ -34,6 +34,7 @@ extension OpenIDProvider {
             return .invalid("the proof's header is not typ dpop+jwt, alg ES256 with a public jwk")
         }
         key.algorithm = .es256
+        key.keyIdentifier = JWKIdentifier(string: "dpop-proof")  // jwt-kit files keys by kid; a proof has none
         let keys = JWTKeyCollection()
         guard (try? await keys.add(jwk: key)) != nil, let claims = try? await keys.verify(proof, as: JWTClaimSet.self).claims else {
             return .invalid("the proof's signature does not verify with its jwk")
