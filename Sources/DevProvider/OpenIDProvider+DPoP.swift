@@ -71,8 +71,6 @@ extension OpenIDProvider {
     }
 
     private static func base64URLJSON(_ part: Substring) -> JSONValue? {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).flatMap { try? JSONValue(parsing: String(decoding: $0, as: UTF8.self)) }
+        Base64URL.decode(part).flatMap { try? JSONValue(parsing: String(decoding: $0, as: UTF8.self)) }
     }
 }

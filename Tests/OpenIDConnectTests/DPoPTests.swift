@@ -77,9 +77,7 @@ struct DPoPTests {
         let key = DPoPKey()
         let proof = try key.proof(method: "GET", url: URL(string: "https://api.example.com/items?id=1#top")!, accessToken: "tok", nonce: "n1")
         let parts = proof.split(separator: ".").map { part -> JSONValue in
-            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            return (try? JSONValue(parsing: String(decoding: Data(base64Encoded: base64) ?? Data(), as: UTF8.self))) ?? .null
+            (try? JSONValue(parsing: String(decoding: Base64URL.decode(part) ?? Data(), as: UTF8.self))) ?? .null
         }
         #expect(parts[0]["typ"] == .string("dpop+jwt") && parts[0]["jwk"]?["d"] == nil && parts[0]["jwk"]?["crv"] == .string("P-256"))
         #expect(parts[1]["htu"] == .string("https://api.example.com/items") && parts[1]["htm"] == .string("GET"))

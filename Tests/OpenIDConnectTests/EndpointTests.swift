@@ -85,9 +85,7 @@ struct EndpointTests {
         case .privateKeyJWT:
             #expect(form["client_id"] == "app" && form["client_assertion_type"] == ClientAssertion.type)
             let payload = try #require(form["client_assertion"]?.split(separator: ".").dropFirst().first)
-            var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            let claims = try JSONValue(parsing: String(decoding: try #require(Data(base64Encoded: base64)), as: UTF8.self))
+            let claims = try JSONValue(parsing: String(decoding: try #require(Base64URL.decode(payload)), as: UTF8.self))
             #expect(claims["aud"] == .string(provider.url("/token").absoluteString) && claims["iss"] == .string("app")
                     && claims["sub"] == .string("app") && claims["jti"] != nil)
         }
