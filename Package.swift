@@ -101,7 +101,11 @@ let package = Package(
             ],
             exclude: ["Fixtures"]  // read by path (#filePath), as the files a user's disk holds
         ),
-        .target(name: "TestSupport", dependencies: ["OpenIDConnect"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "OpenIDConnect",
+            // issue 16.8: client key pairs for private_key_jwt tests
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),
         .testTarget(
             name: "WebAuthSessionTests",

@@ -56,15 +56,19 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         public var postLogoutRedirectURIs: [String]
         /// Whether the person is asked to allow the client's access after signing in.
         public var requiresConsent: Bool
+        /// The public key (a JWK: EC P-256 or RSA) of a `private_key_jwt` client (RFC 7523): it
+        /// must then authenticate with an assertion signed by the matching private key.
+        public var jwk: JSONValue?
 
         /// A client.
         public init(clientID: String, clientSecret: String? = nil, redirectURIs: [String], postLogoutRedirectURIs: [String]? = nil,
-                    requiresConsent: Bool = false) {
+                    requiresConsent: Bool = false, jwk: JSONValue? = nil) {
             self.clientID = clientID
             self.clientSecret = clientSecret
             self.redirectURIs = redirectURIs
             self.postLogoutRedirectURIs = postLogoutRedirectURIs ?? redirectURIs
             self.requiresConsent = requiresConsent
+            self.jwk = jwk
         }
 
         /// The built-in demo client: public, `com.example.webauth:/callback`, no consent page.
@@ -72,7 +76,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
 
         enum CodingKeys: String, CodingKey {
             case clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
-            case postLogoutRedirectURIs = "post_logout_redirect_uris", requiresConsent = "require_consent"
+            case postLogoutRedirectURIs = "post_logout_redirect_uris", requiresConsent = "require_consent", jwk
         }
 
         public init(from decoder: any Decoder) throws {
@@ -81,7 +85,8 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
                       clientSecret: try container.decodeIfPresent(String.self, forKey: .clientSecret),
                       redirectURIs: try container.decode([String].self, forKey: .redirectURIs),
                       postLogoutRedirectURIs: try container.decodeIfPresent([String].self, forKey: .postLogoutRedirectURIs),
-                      requiresConsent: try container.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false)
+                      requiresConsent: try container.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false,
+                      jwk: try container.decodeIfPresent(JSONValue.self, forKey: .jwk))
         }
     }
 
@@ -109,6 +114,10 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     public var deviceCodeInterval: Int = 5
     /// Seconds a device code and its user code stay valid. Default: 600.
     public var deviceCodeLifetime: Int = 600
+    /// Whether the authorization endpoint refuses requests that were not pushed (RFC 9126 §5). Default: no.
+    public var requirePushedAuthorizationRequests = false
+    /// Seconds a pushed authorization request's `request_uri` stays valid. Default: 60.
+    public var pushedRequestLifetime: Int = 60
 
     /// The defaults.
     public init() {}
@@ -117,6 +126,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         case users, clients, faults
         case loginMethod = "login_method", accessTokenLifetime = "access_token_lifetime", slowResponseSeconds = "slow_response_seconds"
         case deviceCodeInterval = "device_code_interval", deviceCodeLifetime = "device_code_lifetime"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests", pushedRequestLifetime = "pushed_request_lifetime"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -130,6 +140,9 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         slowResponseSeconds = try container.decodeIfPresent(Double.self, forKey: .slowResponseSeconds) ?? defaults.slowResponseSeconds
         deviceCodeInterval = try container.decodeIfPresent(Int.self, forKey: .deviceCodeInterval) ?? defaults.deviceCodeInterval
         deviceCodeLifetime = try container.decodeIfPresent(Int.self, forKey: .deviceCodeLifetime) ?? defaults.deviceCodeLifetime
+        requirePushedAuthorizationRequests = try container.decodeIfPresent(Bool.self, forKey: .requirePushedAuthorizationRequests)
+            ?? defaults.requirePushedAuthorizationRequests
+        pushedRequestLifetime = try container.decodeIfPresent(Int.self, forKey: .pushedRequestLifetime) ?? defaults.pushedRequestLifetime
     }
 
     /// Reads a configuration file.

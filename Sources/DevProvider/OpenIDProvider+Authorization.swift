@@ -8,7 +8,15 @@ extension OpenIDProvider {
     public static let oneTimeCodeTries = 3
 
     func authorize(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
-        let query = Self.fields(request.query)
+        var query = Self.fields(request.query)
+        let requestURI = query["request_uri"]
+        if let requestURI {
+            guard let pushed = pushedParameters(requestURI, clientID: query["client_id"]) else {
+                return .html(LoginPage.message(title: "Invalid request_uri",
+                                               "This sign-in link has expired or was already used. Start the sign-in again."), status: 400)
+            }
+            query = pushed
+        }
         let asked = LanguagesAsked(acceptLanguage: request.header("Accept-Language"), uiLocales: query["ui_locales"])
         state.withLock { $0.languagesAsked.append(asked) }
         // Never redirect to a URI that is not registered for the client: show the error instead.
@@ -19,12 +27,16 @@ extension OpenIDProvider {
             return .html(LoginPage.message(title: "Invalid redirect URI", "The redirect URI is not registered for this application."), status: 400)
         }
         let respond = { (pairs: [(name: String, value: String)]) -> LocalHTTPResponse in
+            if let requestURI { self.consumePushedRequest(requestURI) }  // one response per pushed request
             let issuer = self.has(.wrongIssuer) ? "https://attacker.example" : self.issuer
             return self.redirect(to: redirect, mode: query["response_mode"], pairs + [("state", query["state"] ?? ""), ("iss", issuer)])
         }
         if has(.disallowedUserAgent), Self.isEmbeddedView(request.header("User-Agent") ?? "") {
             return .html(LoginPage.message(title: "Error 403: disallowed_useragent",
                                            "This browser or app may not be secure. Use a secure browser to sign in."), status: 403)
+        }
+        if configuration.requirePushedAuthorizationRequests, requestURI == nil {
+            return respond([("error", "invalid_request"), ("error_description", "this provider accepts pushed authorization requests only")])
         }
         guard query["response_type"] == "code" else { return respond([("error", "unsupported_response_type")]) }
         guard let challenge = query["code_challenge"], query["code_challenge_method"] == "S256" else {

@@ -28,9 +28,9 @@ extension OpenIDProvider {
     static let userCodeAlphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
 
     /// `POST /device_authorization`: a device code and a user code for a registered client.
-    func deviceAuthorization(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+    func deviceAuthorization(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         let form = Self.fields(request.body)
-        guard let clientID = authenticatedClient(request, form: form) else {
+        guard let clientID = await authenticatedClient(request, form: form) else {
             return oauthError("invalid_client", "client authentication failed", status: 401)
         }
         let deviceCode = Self.randomToken()

@@ -18,11 +18,14 @@ extension OpenIDProvider {
         if has(.htmlErrorPage) {
             return .html(LoginPage.message(title: "502 Bad Gateway", "The upstream server is not answering."), status: 502)
         }
-        guard let clientID = authenticatedClient(request, form: form) else {
+        guard let clientID = await authenticatedClient(request, form: form) else {
             return oauthError("invalid_client", "client authentication failed", status: 401)
         }
         if has(.invalidGrant) { return oauthError("invalid_grant", "the grant was revoked (injected fault)") }
-        let grant: Grant
+        let proof = await checkDPoPProof(request, method: "POST", url: issuer + "/token")
+        if let refusal = tokenEndpointRefusal(proof) { return refusal }
+        let jkt: String? = if case .proven(let jkt) = proof { jkt } else { nil }
+        var grant: Grant
         var requested = RequestedAccess()
         switch grantType {
         case "authorization_code":
@@ -40,6 +43,7 @@ extension OpenIDProvider {
             let asked = form["scope"].map { Set($0.split(separator: " ").map(String.init)) }
             let found = state.withLock { state -> Result<Grant, RefreshRefusal> in
                 guard let found = state.refreshTokens[form["refresh_token"] ?? ""], found.clientID == clientID else { return .failure(.unknown) }
+                guard found.jkt == nil || found.jkt == jkt else { return .failure(.otherDPoPKey) }
                 if let asked, !asked.isSubset(of: found.scope.split(separator: " ").map(String.init)) { return .failure(.widerScope) }
                 state.refreshTokens[form["refresh_token"] ?? ""] = nil  // rotation
                 return .success(found)
@@ -47,6 +51,7 @@ extension OpenIDProvider {
             switch found {
             case .success(let found): grant = found
             case .failure(.unknown): return oauthError("invalid_grant", "the refresh token is unknown, used or revoked")
+            case .failure(.otherDPoPKey): return oauthError("invalid_dpop_proof", "the refresh token is bound to another DPoP key")
             case .failure(.widerScope): return oauthError("invalid_scope", "a refresh may narrow the granted scope, never widen it")
             }
             requested = RequestedAccess(scope: asked.map { $0.sorted().joined(separator: " ") }, audiences: resources)
@@ -55,11 +60,12 @@ extension OpenIDProvider {
         default:
             return oauthError("unsupported_grant_type", nil)
         }
+        grant.jkt = jkt ?? grant.jkt
         return await issueTokens(for: grant, includeNonce: grantType == "authorization_code", requested)
     }
 
     /// Why a refresh token is not honoured.
-    enum RefreshRefusal: Error { case unknown, widerScope }
+    enum RefreshRefusal: Error { case unknown, otherDPoPKey, widerScope }
 
     /// What a refresh asked the access token to be, instead of the grant's scope and the client as audience.
     struct RequestedAccess {
@@ -79,8 +85,10 @@ extension OpenIDProvider {
     }
 
     /// The client the request authenticates as (RFC 6749 §2.3): a confidential client by HTTP
-    /// Basic or `client_secret` in the body, a public one by `client_id` alone.
-    func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String]) -> String? {
+    /// Basic or `client_secret` in the body, a `private_key_jwt` one by its signed assertion
+    /// (for `audiences`), a public one by `client_id` alone.
+    func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String],
+                             audiences: Set<String>? = nil) async -> String? {
         var clientID = form["client_id"]
         var secret = form["client_secret"]
         if let basic = request.header("Authorization"), basic.hasPrefix("Basic "),
@@ -92,6 +100,11 @@ extension OpenIDProvider {
         }
         guard let client = client(clientID) else { return nil }
         if let expected = client.clientSecret, secret != expected { return nil }
+        if let jwk = client.jwk {
+            guard form["client_assertion_type"] == ClientAssertion.type, let assertion = form["client_assertion"],
+                  await checkClientAssertion(assertion, client: client.clientID, jwk: jwk,
+                                             audiences: audiences ?? [issuer, issuer + "/token"]) else { return nil }
+        }
         return client.clientID
     }
 
@@ -107,6 +120,7 @@ extension OpenIDProvider {
             state.accessTokens[accessToken] = IssuedAccessToken(
                 subject: grant.subject, clientID: grant.clientID, scope: scope,
                 audiences: requested.audiences.isEmpty ? [grant.clientID] : requested.audiences, expiresAt: Date().addingTimeInterval(lifetime))
+            state.dpopBindings[accessToken] = grant.jkt
             if let refreshToken { state.refreshTokens[refreshToken] = grant }
         }
         var claims: [String: JSONValue] = [
@@ -119,7 +133,7 @@ extension OpenIDProvider {
             return LocalHTTPResponse(status: 500, body: "signing failed")
         }
         var body: [String: JSONValue] = [
-            "access_token": .string(accessToken), "token_type": .string("Bearer"),
+            "access_token": .string(accessToken), "token_type": .string(grant.jkt == nil ? "Bearer" : "DPoP"),
             "expires_in": .number(lifetime), "id_token": .string(idToken), "scope": .string(scope),
         ]
         if let refreshToken { body["refresh_token"] = .string(refreshToken) }
@@ -128,21 +142,35 @@ extension OpenIDProvider {
         return response
     }
 
-    func userinfo(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+    /// UserInfo for a `Bearer` token, or for a DPoP-bound one presented as `DPoP` with a proof of its key.
+    func userinfo(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
-        let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let token, let subject = state.withLock({ $0.accessTokens[token]?.subject }), let user = user(subject: subject) else {
-            return LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        let authorization = request.header("Authorization") ?? ""
+        let scheme = authorization.prefix { $0 != " " }
+        let token = String(authorization.dropFirst(scheme.count + 1))
+        let (subject, binding) = state.withLock { ($0.accessTokens[token]?.subject, $0.dpopBindings[token]) }
+        let refused = LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"\#(binding == nil ? "Bearer" : "DPoP") error="invalid_token""#])
+        if let binding {
+            guard scheme == "DPoP" else { return refused }
+            switch await checkDPoPProof(request, method: "GET", url: issuer + "/userinfo", accessToken: token) {
+            case .proven(let jkt) where jkt == binding: break
+            case .nonceRequired(let nonce):
+                return LocalHTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": nonce])
+            default: return refused
+            }
+        } else if scheme != "Bearer" {
+            return refused
         }
+        guard let subject, let user = user(subject: subject) else { return refused }
         return json(.object(["sub": .string(user.subject), "name": .string(user.name), "email": .string(user.email),
                              "preferred_username": .string(user.username)]))
     }
 
     /// RFC 7662 token introspection, for an authenticated client: whether an access token is
     /// active, and its subject, client, scope, audiences (`aud`, from `resource`) and expiry.
-    func introspect(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
+    func introspect(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         let form = Self.fields(request.body)
-        guard authenticatedClient(request, form: form) != nil else {
+        guard await authenticatedClient(request, form: form) != nil else {
             return oauthError("invalid_client", "client authentication failed", status: 401)
         }
         guard let issued = state.withLock({ $0.accessTokens[form["token"] ?? ""] }), issued.expiresAt > Date() else {

@@ -46,6 +46,8 @@ public final class OpenIDProvider: Sendable {
         let nonce: String?
         let subject: String
         let scope: String
+        /// The thumbprint of the DPoP key the grant's tokens are bound to, once they are.
+        var jkt: String? = nil
     }
 
     /// An access token handed out: for whom, to which client, with which scopes, for which
@@ -88,6 +90,15 @@ public final class OpenIDProvider: Sendable {
         var deviceGrants: [String: DeviceGrant] = [:]
         var userCodes: [String: String] = [:]
         var deviceInteractions: [String: String] = [:]
+        /// The `jti`s of the client assertions accepted so far, with their expiry: each is good once.
+        var assertionIDs: [String: Date] = [:]
+        /// Pushed authorization requests by `request_uri`.
+        var pushedRequests: [String: PushedRequest] = [:]
+        /// DPoP: the thumbprint each bound access token is bound to, the proof `jti`s seen (with
+        /// when they may be forgotten), and the nonce proofs must carry under ``ProviderFault/dpopNonce``.
+        var dpopBindings: [String: String] = [:]
+        var proofIDs: [String: Date] = [:]
+        var dpopNonce = OpenIDProvider.randomToken()
     }
 
     /// The issuer: `http://127.0.0.1:PORT`.
@@ -203,12 +214,13 @@ public final class OpenIDProvider: Sendable {
         case ("GET", "/jwks"): return json(.object(["keys": .array([publicJWK])]))
         case (_, "/authorize"): return authorize(request)
         case ("POST", "/token"): return await token(request)
-        case ("GET", "/userinfo"): return userinfo(request)
+        case ("GET", "/userinfo"): return await userinfo(request)
         case ("POST", "/revoke"): return revoke(request)
-        case ("POST", "/introspect"): return introspect(request)
+        case ("POST", "/introspect"): return await introspect(request)
         case (_, "/logout"): return endSession(request)
         case ("GET", "/outbox"): return outbox(request)
-        case ("POST", "/device_authorization"): return deviceAuthorization(request)
+        case ("POST", "/device_authorization"): return await deviceAuthorization(request)
+        case ("POST", "/par"): return await pushAuthorizationRequest(request)
         case (_, "/device"): return verifyDevice(request)
         default: return LocalHTTPResponse(status: 404, body: "not found")
         }
@@ -232,10 +244,14 @@ public final class OpenIDProvider: Sendable {
             "subject_types_supported": .array([.string("public")]),
             "id_token_signing_alg_values_supported": .array([.string("ES256")]),
             "code_challenge_methods_supported": .array([.string("S256")]),
-            "token_endpoint_auth_methods_supported": .array(["none", "client_secret_basic", "client_secret_post"].map { .string($0) }),
+            "token_endpoint_auth_methods_supported": .array(["none", "client_secret_basic", "client_secret_post", "private_key_jwt"].map { .string($0) }),
+            "token_endpoint_auth_signing_alg_values_supported": .array(["ES256", "RS256", "PS256"].map { .string($0) }),
             "scopes_supported": .array(["openid", "profile", "email", "offline_access"].map { .string($0) }),
             "claims_supported": .array(["sub", "name", "email", "preferred_username"].map { .string($0) }),
             "authorization_response_iss_parameter_supported": .bool(true),
+            "dpop_signing_alg_values_supported": .array([.string("ES256")]),
+            "pushed_authorization_request_endpoint": .string(base + "/par"),
+            "require_pushed_authorization_requests": .bool(configuration.requirePushedAuthorizationRequests),
         ])
     }
 

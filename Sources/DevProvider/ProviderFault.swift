@@ -38,4 +38,10 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     case slowDown = "slow-down"
     /// Device-code polls answer `expired_token`, as when the person took too long.
     case expiredDeviceCode = "expired-device-code"
+    /// DPoP proofs must carry the provider's nonce (RFC 9449 §8, §9): one without it is answered
+    /// `use_dpop_nonce` with the nonce in `DPoP-Nonce`, and the client must retry with it.
+    case dpopNonce = "dpop-nonce"
+    /// Every DPoP proof is answered `use_dpop_nonce` with a new nonce, as a server whose nonces
+    /// never settle: the client must give up after one retry.
+    case dpopNonceLoop = "dpop-nonce-loop"
 }

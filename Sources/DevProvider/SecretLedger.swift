@@ -8,7 +8,7 @@ struct SecretLedger: Sendable {
     /// Parameter names whose values are secrets, in queries, form bodies, redirects and JSON.
     static let secretNames: Set<String> = [
         "state", "nonce", "code_challenge", "code_verifier", "code", "access_token", "refresh_token", "id_token",
-        "id_token_hint", "token", "password", "client_secret", "device_code",
+        "id_token_hint", "token", "password", "client_secret", "device_code", "client_assertion",
     ]
     /// Values shorter than this are left out: they would match ordinary text by chance.
     static let shortestValue = 8

@@ -41,16 +41,20 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// Access tokens for other scopes or resources than the sign-in's, by ``AccessTokenTarget/key``:
     /// a cache apart, that never replaces the sign-in's own access token or its scopes.
     public var scopedAccessTokens: [String: AccessToken] = [:]
+    /// The key the tokens are bound to (DPoP, RFC 9449), if the sign-in asked for DPoP: refreshes
+    /// and resource requests prove possession of it. Secret, like the refresh token.
+    public var dpopKey: DPoPKey?
 
     /// A state from a completed sign-in.
     public init(configuration: ProviderConfiguration, clientID: String, authorizationResponse: AuthorizationResponse?,
-                tokenResponse: TokenResponse?, idToken: IDToken?) {
+                tokenResponse: TokenResponse?, idToken: IDToken?, dpopKey: DPoPKey? = nil) {
         self.version = Self.currentVersion
         self.configuration = configuration
         self.clientID = clientID
         self.lastAuthorizationResponse = authorizationResponse
         self.lastTokenResponse = tokenResponse
         self.idToken = idToken
+        self.dpopKey = dpopKey
     }
 
     /// The current access token, if any.
@@ -104,7 +108,7 @@ public struct AuthState: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case version, configuration, clientID = "client_id", lastAuthorizationResponse = "last_authorization_response"
         case lastTokenResponse = "last_token_response", idToken = "id_token"
-        case reauthenticationReason = "reauthentication_reason", client, scopedAccessTokens = "scoped_access_tokens"
+        case reauthenticationReason = "reauthentication_reason", client, scopedAccessTokens = "scoped_access_tokens", dpopKey = "dpop_key"
     }
 
     /// Decodes a saved state, migrating an older version to the current one; a newer version is refused.
@@ -124,5 +128,6 @@ public struct AuthState: Sendable, Hashable, Codable {
         reauthenticationReason = try container.decodeIfPresent(ReauthenticationReason.self, forKey: .reauthenticationReason)
         client = saved >= 2 ? try container.decodeIfPresent(SavedClient.self, forKey: .client) : nil
         scopedAccessTokens = try container.decodeIfPresent([String: AccessToken].self, forKey: .scopedAccessTokens) ?? [:]
+        dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
     }
 }

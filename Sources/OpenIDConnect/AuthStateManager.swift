@@ -55,7 +55,7 @@ public actor AuthStateManager {
         self.save = save
         self.shared = shared
         self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
-                                      authentication: authentication, http: http)
+                                      authentication: authentication, dpop: state.dpopKey, http: http)
         self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)
     }
 
@@ -105,10 +105,10 @@ public actor AuthStateManager {
     public func userinfo() async throws(AuthStateError) -> [String: JSONValue] {
         guard let url = state.configuration.userinfoEndpoint else { throw .openIDConnect(.missingEndpoint("userinfo_endpoint")) }
         var current = try await freshState(for: .signIn, minimumValidity: tolerance, force: false)
-        var response = try await userinfoRequest(url, token: current.accessToken ?? "")
+        var response = try await userinfoRequest(url, current)
         if response.status == 401 {
             current = try await freshState(for: .signIn, minimumValidity: tolerance, force: true)
-            response = try await userinfoRequest(url, token: current.accessToken ?? "")
+            response = try await userinfoRequest(url, current)
         }
         let claims: [String: JSONValue]
         do { claims = try JSONResponse.decode([String: JSONValue].self, from: response, url: url) } catch { throw .openIDConnect(error) }
@@ -116,6 +116,14 @@ public actor AuthStateManager {
             throw .userinfoSubjectMismatch(expected: expected, actual: claims["sub"]?.stringValue)
         }
         return claims
+    }
+
+    /// The headers for a request `method url` of the caller's own with a fresh access token
+    /// (refreshing first if needed): `Authorization`, and for a DPoP-bound sign-in a `DPoP` proof
+    /// for that request (RFC 9449 §7).
+    public func authorizationHeaders(method: String, url: URL) async throws(AuthStateError) -> [String: String] {
+        let current = try await freshState(for: .signIn, minimumValidity: tolerance, force: false)
+        do { return try current.authorizationHeaders(method: method, url: url) } catch { throw .openIDConnect(error) }
     }
 
     /// Refreshes now, whether or not the access token is stale (joining a refresh in flight),
@@ -152,11 +160,21 @@ public actor AuthStateManager {
         try await commit(state.expiringAccessToken())
     }
 
-    private func userinfoRequest(_ url: URL, token: String) async throws(AuthStateError) -> HTTPResponse {
+    /// A userinfo request with `current`'s access token (and a DPoP proof, retried once with a demanded nonce).
+    private func userinfoRequest(_ url: URL, _ current: AuthState) async throws(AuthStateError) -> HTTPResponse {
+        let http = self.http
         do {
-            return try await http.send(HTTPRequest(url: url, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"]))
+            return try await DPoPNonce.retrying(url) { nonce throws(OpenIDConnectError) -> HTTPResponse in
+                try await Self.get(url, headers: try current.authorizationHeaders(method: "GET", url: url, nonce: nonce), http: http)
+            }
         } catch {
-            throw .openIDConnect(.http(error))
+            throw .openIDConnect(error)
+        }
+    }
+
+    private static func get(_ url: URL, headers: [String: String], http: any HTTPClient) async throws(OpenIDConnectError) -> HTTPResponse {
+        do { return try await http.send(HTTPRequest(url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })) } catch {
+            throw .http(error)
         }
     }
 

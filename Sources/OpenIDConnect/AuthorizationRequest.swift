@@ -90,6 +90,12 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
 
     /// The URL that starts the sign-in: `endpoint` with the request's parameters added to any it has.
     public func url(authorizationEndpoint endpoint: URL) -> URL {
+        FormURLEncoding.appending(parameters, to: endpoint)
+    }
+
+    /// The request's parameters, in the order they are sent: in the authorization URL, or in the
+    /// body of a pushed authorization request (RFC 9126).
+    public var parameters: [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = [
             ("response_type", responseType.rawValue), ("client_id", clientID), ("redirect_uri", redirectURI.string),
             ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
@@ -99,7 +105,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
         pairs += additionalParameters.sorted { $0.key < $1.key }
             .filter { !Self.reservedParameters.contains($0.key) }
             .map { ($0.key, $0.value) }
-        return FormURLEncoding.appending(pairs, to: endpoint)
+        return pairs
     }
 
     enum CodingKeys: String, CodingKey {

@@ -102,11 +102,12 @@ public struct IDTokenValidator: Sendable {
 }
 
 /// The protected header of a compact JWS: only what choosing the key needs.
-struct JOSEHeader: Decodable {
-    let alg: String
-    let kid: String?
+package struct JOSEHeader: Decodable {
+    package let alg: String
+    package let kid: String?
 
-    init(_ token: String) throws(IDTokenError) {
+    /// The header of `token`.
+    package init(_ token: String) throws(IDTokenError) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("not three dot-separated parts") }
         guard let data = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(JOSEHeader.self, from: data) else {

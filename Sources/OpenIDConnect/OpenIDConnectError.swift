@@ -32,6 +32,13 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case token(OAuthError)
     /// The ID token failed validation.
     case idToken(IDTokenError)
+    /// The pushed authorization request endpoint (RFC 9126) refused the request
+    /// (`invalid_request`, `invalid_client`, `unauthorized_client`...): what it said is the fix.
+    case pushedAuthorizationRefused(OAuthError)
+    /// A DPoP proof could not be made or the server would not settle on a nonce (``DPoPError``).
+    case dpop(DPoPError)
+    /// A `private_key_jwt` client could not sign its assertion: fix the key file (``ClientKeyError``).
+    case clientKey(ClientKeyError)
 
     public var description: String {
         switch self {
@@ -50,6 +57,9 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
             "\(parameter) arrived in the \(actual.rawValue), expected in the \(expected.rawValue)"
         case .token(let error): "token request failed: \(error)"
         case .idToken(let error): "invalid ID token: \(error)"
+        case .clientKey(let error): "\(error)"
+        case .dpop(let error): "\(error)"
+        case .pushedAuthorizationRefused(let error): "the provider refused the pushed authorization request: \(error)"
         }
     }
 }

@@ -15,6 +15,7 @@ extension ProviderConfiguration {
             ("userinfo_endpoint", userinfoEndpoint), ("end_session_endpoint", endSessionEndpoint),
             ("jwks_uri", jwksURI), ("revocation_endpoint", revocationEndpoint),
             ("device_authorization_endpoint", deviceAuthorizationEndpoint),
+            ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
         ]
         for case let (name, url?) in endpoints {
             try Self.check(url.absoluteString, name: name, httpAllowed: httpAllowed)

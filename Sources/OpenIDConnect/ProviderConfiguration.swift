@@ -25,6 +25,11 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     public var codeChallengeMethodsSupported: [String]?
     /// Signing algorithms the provider uses for ID tokens, if it says.
     public var idTokenSigningAlgValuesSupported: [String]?
+    /// The pushed authorization request endpoint (RFC 9126), if any.
+    public var pushedAuthorizationRequestEndpoint: URL?
+    /// Whether the provider accepts authorization requests only through its pushed authorization
+    /// request endpoint (RFC 9126 §5); then a sign-in always pushes its request.
+    public var requirePushedAuthorizationRequests: Bool?
 
     /// A configuration given by hand.
     public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil,
@@ -80,5 +85,7 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 }

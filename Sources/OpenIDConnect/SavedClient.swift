@@ -2,8 +2,8 @@ import Foundation
 
 /// What a later run needs, besides the provider and the client ID, to act for the client that
 /// signed in (refresh, ask for userinfo, sign out): the redirect URI, the scopes asked for, how the
-/// client authenticates at the token endpoint, and where its secret is kept. A reference to the
-/// secret, never the secret itself.
+/// client authenticates at the token endpoint, and where its secret or private key is kept. A
+/// reference to the secret or key, never the secret or key itself.
 public struct SavedClient: Sendable, Hashable, Codable {
     /// How the client authenticates at the token endpoint (the names of RFC 7591 §2).
     public enum AuthenticationMethod: String, Sendable, Hashable, Codable {
@@ -13,6 +13,8 @@ public struct SavedClient: Sendable, Hashable, Codable {
         case clientSecretBasic = "client_secret_basic"
         /// The secret in the form body.
         case clientSecretPost = "client_secret_post"
+        /// A JWT signed with the client's private key (RFC 7523): the key is in ``SavedClient/privateKey``.
+        case privateKeyJWT = "private_key_jwt"
 
         /// The method `authentication` uses.
         public init(_ authentication: ClientAuthentication) {
@@ -20,15 +22,18 @@ public struct SavedClient: Sendable, Hashable, Codable {
             case .none: self = .none
             case .clientSecretBasic: self = .clientSecretBasic
             case .clientSecretPost: self = .clientSecretPost
+            case .privateKeyJWT: self = .privateKeyJWT
             }
         }
 
-        /// This method with `secret` (ignored by ``none``).
+        /// This method with `secret` (ignored by ``none``; ``privateKeyJWT`` has no secret and
+        /// gives ``ClientAuthentication/none``: its key comes from ``SavedClient/privateKey``).
         public func authentication(secret: String) -> ClientAuthentication {
             switch self {
             case .none: .none
             case .clientSecretBasic: .clientSecretBasic(secret: secret)
             case .clientSecretPost: .clientSecretPost(secret: secret)
+            case .privateKeyJWT: .none
             }
         }
     }
@@ -75,17 +80,21 @@ public struct SavedClient: Sendable, Hashable, Codable {
     public var authenticationMethod: AuthenticationMethod
     /// Where the client secret is found, if the client has one that can be found again.
     public var clientSecret: SecretReference?
+    /// Where a `private_key_jwt` client's private key is (its path, never its bytes).
+    public var privateKey: ClientKey?
 
     /// A record of a client.
-    public init(redirectURI: String, scopes: [String], authenticationMethod: AuthenticationMethod, clientSecret: SecretReference? = nil) {
+    public init(redirectURI: String, scopes: [String], authenticationMethod: AuthenticationMethod, clientSecret: SecretReference? = nil,
+                privateKey: ClientKey? = nil) {
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.authenticationMethod = authenticationMethod
         self.clientSecret = clientSecret
+        self.privateKey = privateKey
     }
 
     enum CodingKeys: String, CodingKey {
         case redirectURI = "redirect_uri", scopes, authenticationMethod = "token_endpoint_auth_method"
-        case clientSecret = "client_secret_reference"
+        case clientSecret = "client_secret_reference", privateKey = "private_key"
     }
 }

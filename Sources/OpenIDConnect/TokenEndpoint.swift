@@ -9,14 +9,17 @@ public struct TokenEndpoint: Sendable {
     public let clientID: String
     /// How this client authenticates.
     public let authentication: ClientAuthentication
+    /// The key that makes token requests DPoP-bound (RFC 9449), if any: each carries a proof.
+    public let dpop: DPoPKey?
     private let http: any HTTPClient
 
     /// A token endpoint client.
     public init(configuration: ProviderConfiguration, clientID: String, authentication: ClientAuthentication = .none,
-                http: any HTTPClient = URLSessionHTTPClient()) {
+                dpop: DPoPKey? = nil, http: any HTTPClient = URLSessionHTTPClient()) {
         self.configuration = configuration
         self.clientID = clientID
         self.authentication = authentication
+        self.dpop = dpop
         self.http = http
     }
 
@@ -59,20 +62,31 @@ public struct TokenEndpoint: Sendable {
         guard response.status == 200 else { throw Self.error(from: response, url: endpoint) }
     }
 
+    /// A token request; with a DPoP key, a proof goes with it, and a demanded nonce is used once.
     private func tokenRequest(_ form: [(name: String, value: String)]) async throws(OpenIDConnectError) -> TokenResponse {
         let url = configuration.tokenEndpoint
-        let response = try await post(form, to: url)
+        let response = try await DPoPNonce.retrying(url) { nonce throws(OpenIDConnectError) -> HTTPResponse in
+            try await post(form, to: url, headers: try dpopHeader(url: url, nonce: nonce))
+        }
         guard response.status == 200 else { throw Self.error(from: response, url: url) }
         var tokens = try JSONResponse.decode(TokenResponse.self, from: response, url: url)
         tokens.receivedAt = Date()
         return tokens
     }
 
-    /// POSTs `form` to `url` with the client's authentication.
-    func post(_ form: [(name: String, value: String)], to url: URL) async throws(OpenIDConnectError) -> HTTPResponse {
+    /// The `DPoP` header of a token request, when this client has a key.
+    private func dpopHeader(url: URL, nonce: String?) throws(OpenIDConnectError) -> [String: String] {
+        guard let dpop else { return [:] }
+        do { return ["DPoP": try dpop.proof(method: "POST", url: url, nonce: nonce)] } catch { throw .dpop(error) }
+    }
+
+    /// POSTs `form` to `url` with the client's authentication. A client assertion's `aud` is the
+    /// token endpoint there, the issuer elsewhere (RFC 7523 §3, RFC 9126 §2).
+    func post(_ form: [(name: String, value: String)], to url: URL, headers extra: [String: String] = [:]) async throws(OpenIDConnectError) -> HTTPResponse {
         var form = form
-        var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-        authentication.apply(clientID: clientID, to: &form, headers: &headers)
+        var headers = extra.merging(["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]) { $1 }
+        let audience = url == configuration.tokenEndpoint ? url.absoluteString : configuration.issuer
+        try await authentication.apply(clientID: clientID, audience: audience, to: &form, headers: &headers)
         do {
             return try await http.send(HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(form).utf8)))
         } catch {

@@ -38,6 +38,12 @@ struct ClientOptions: ParsableArguments {
 
     @OptionGroup var network: NetworkOptions
 
+    @Flag(help: "Push the authorization request to the provider first (PAR, RFC 9126), even when its discovery does not require it; par in --config.")
+    var par = false
+
+    @Flag(help: "Ask for DPoP-bound tokens (RFC 9449): a key made for this sign-in and saved with it proves possession on every token, refresh and userinfo request; dpop in --config.")
+    var dpop = false
+
     /// The settings these options and the configuration file give.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(path: $0) }
@@ -66,8 +72,10 @@ struct ClientOptions: ParsableArguments {
             provider = .issuer(issuer)
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
-                              authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret")),
+                              authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret"), file: file),
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
+                              pushAuthorizationRequests: try par || file?.bool("par") == true,
+                              dpop: try dpop || file?.bool("dpop") == true,
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
@@ -108,6 +116,10 @@ struct ClientSettings {
     let authentication: ClientAuthentication
     /// Whether plain http is accepted from a provider that is not loopback.
     let allowInsecureHTTP: Bool
+    /// Whether sign-ins push their authorization request (PAR) even when the provider does not require it.
+    let pushAuthorizationRequests: Bool
+    /// Whether sign-ins ask for DPoP-bound tokens.
+    let dpop: Bool
     /// Scopes from the configuration file, if it names any.
     let scopes: [String]?
     /// Authorization parameters from the configuration file.
@@ -126,6 +138,6 @@ struct ClientSettings {
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {
         OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                            allowInsecureHTTP: allowInsecureHTTP, http: http)
+                            allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop, http: http)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 
 /// A confidential client's secret: from a flag, `$WEBAUTH_CLIENT_SECRET` or a file. Never echoed.
+/// Or its private key (`private_key_jwt`, RFC 7523): a PEM file, by path.
 struct ClientSecretOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The client secret of a confidential client. Visible to other users in the process list: prefer $WEBAUTH_CLIENT_SECRET or --client-secret-file.",
                                valueName: "secret"))
@@ -11,10 +12,42 @@ struct ClientSecretOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file holding the client secret.", valueName: "file"))
     var clientSecretFile: String?
 
-    /// The secret, if any: the flag, else the environment, else the file, else `fallback`.
+    @Option(help: ArgumentHelp("Authenticate with private_key_jwt (RFC 7523): the client's private key, a PEM file (P-256 or RSA); private_key_file in --config. Only its path is saved.",
+                               valueName: "file"))
+    var privateKeyFile: String?
+
+    @Option(help: ArgumentHelp("With --private-key-file: the key's kid at the provider; private_key_id in --config.", valueName: "kid"))
+    var privateKeyID: String?
+
+    @Option(help: ArgumentHelp("With --private-key-file: ES256, RS256 or PS256 (default: ES256 for an EC key, RS256 for RSA); private_key_algorithm in --config.",
+                               valueName: "alg"))
+    var privateKeyAlgorithm: String?
+
+    /// The client's authentication: the private key these options or `file` name, else the
+    /// secret (the flag, else the environment, else the file, else `fallback`), else none.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
-                 fallback: String? = nil) throws(CommandFailure) -> ClientAuthentication {
-        (try given(environment) ?? fallback).map { .clientSecretBasic(secret: $0) } ?? .none
+                 fallback: String? = nil, file: ConfigurationFile? = nil) throws(CommandFailure) -> ClientAuthentication {
+        if let key = try privateKey(file: file) { return .privateKeyJWT(key) }
+        return (try given(environment) ?? fallback).map { .clientSecretBasic(secret: $0) } ?? .none
+    }
+
+    /// The private key the flags (over `file`'s `private_key_*` keys) name, by absolute path.
+    private func privateKey(file: ConfigurationFile?) throws(CommandFailure) -> ClientKey? {
+        // The flag, else the file's key (written out: `??` would lose the typed error).
+        func value(_ flag: String?, _ key: String) throws(CommandFailure) -> String? {
+            if let flag { return flag }
+            return try file?.string(key)
+        }
+        guard let path = try value(privateKeyFile, "private_key_file") else { return nil }
+        var algorithm: ClientKey.Algorithm?
+        if let name = try value(privateKeyAlgorithm, "private_key_algorithm") {
+            guard let known = ClientKey.Algorithm(rawValue: name) else {
+                throw CommandFailure(.usage, Spelling.unknown("private key algorithm", name, among: ClientKey.Algorithm.allCases.map(\.rawValue)))
+            }
+            algorithm = known
+        }
+        let keyID = try value(privateKeyID, "private_key_id")
+        return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
     }
 
     /// Where the secret ``resolve(environment:fallback:)`` takes is kept, when a later run can
@@ -31,6 +64,12 @@ struct ClientSecretOptions: ParsableArguments {
     /// - Throws: ``CommandFailure`` (usage) when the client needs a secret that cannot be found.
     func resolve(for client: SavedClient?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) -> ClientAuthentication {
         let method = client?.authenticationMethod ?? .clientSecretBasic
+        if method == .privateKeyJWT {
+            guard let key = try privateKey(file: nil) ?? client?.privateKey else {
+                throw CommandFailure(.usage, "the saved sign-in's client signs with a private key that was not recorded: give --private-key-file")
+            }
+            return .privateKeyJWT(key)
+        }
         if let secret = try given(environment) { return method.authentication(secret: secret) }
         guard let client, method != .none else { return .none }
         switch client.clientSecret {

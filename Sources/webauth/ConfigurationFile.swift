@@ -56,7 +56,9 @@ struct ConfigurationFile {
     /// The keys a configuration file may hold (each also in camelCase).
     static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
                        "allow_insecure_http", "scopes", "scope", "parameters", "device_authorization_endpoint", "store",
-                       "credential_hosts", "language", "proxy", "no_proxy", "ca_file"]
+                       "credential_hosts", "language", "proxy", "no_proxy", "ca_file",
+
+                       "private_key_file", "private_key_id", "private_key_algorithm", "par", "dpop"]
 
     /// The text under `key` (snake_case; the camelCase spelling is looked up too).
     /// - Throws: ``CommandFailure`` when the value is there but is not text.

@@ -121,6 +121,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .http(.timedOut): .timedOut
         case .http(.proxyAuthenticationFailed): .usage
         case .http: .networkError
+        case .clientKey: .usage
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError
         }

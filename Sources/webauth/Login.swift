@@ -76,7 +76,8 @@ struct Login: AsyncParsableCommand {
                 let previous = try await ProfileStore.load(name, from: store)
                 var state = try await signIn()
                 state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
-                                           authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference())
+                                           authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference(),
+                                           privateKey: settings.authentication.privateKey)
                 do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
                 if let previous { await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, narrator) }
                 print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: showTokens).description)

@@ -76,7 +76,7 @@ struct Provider: AsyncParsableCommand {
                      "  login page \(settings.loginMethod.rawValue)"]
         lines += settings.users.map { "  user       \($0.username) <\($0.email)>" }
         lines += settings.clients.map { client in
-            "  client     \(client.clientID) (\(client.clientSecret == nil ? "public" : "confidential")) → \(client.redirectURIs.joined(separator: ", "))"
+            "  client     \(client.clientID) (\(client.jwk != nil ? "private_key_jwt" : client.clientSecret == nil ? "public" : "confidential")) → \(client.redirectURIs.joined(separator: ", "))"
                 + (client.requiresConsent ? ", asks for consent" : "")
         }
         if !settings.faults.isEmpty { lines.append("  faults     \(settings.faults.map(\.rawValue).sorted().joined(separator: ", "))") }

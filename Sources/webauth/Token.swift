@@ -40,8 +40,14 @@ struct Token: AsyncParsableCommand {
         guard format != .json else { throw ValidationError("--format json describes an access token: with --id-token, use raw or header") }
     }
 
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("For a DPoP-bound sign-in (login --dpop): print the two header lines of your own request METHOD URL instead, 'DPoP: proof' then 'Authorization: DPoP token' (curl -H @file).",
+                               valueName: "method url"))
+    var dpop: [String] = []
+
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no token was printed") {
+            if !dpop.isEmpty { return try await DPoPHeaders(dpop).print(for: SavedSignIn(profile: access.profile, secret: access.secret)) }
             if idToken {
                 let manager = try await access.manager()
                 let token: IDToken

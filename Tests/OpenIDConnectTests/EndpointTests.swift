@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 @Suite("Discovery and the token endpoint, over real HTTP")
@@ -51,8 +52,12 @@ struct EndpointTests {
         }
     }
 
+    /// A P-256 key file for the `private_key_jwt` case.
+    static let keyFile = (try? ClientKeyPair(.ec))?.path ?? "/nonexistent"
+
     @Test("code exchange sends the PKCE verifier and client authentication", arguments: [
         ClientAuthentication.none, .clientSecretPost(secret: "s3cret"), .clientSecretBasic(secret: "s3cr:et"),
+        .privateKeyJWT(.pemFile(keyFile)),
     ])
     func exchange(authentication: ClientAuthentication) async throws {
         let provider = try await TestProviderServer.start()
@@ -77,6 +82,12 @@ struct EndpointTests {
         case .clientSecretBasic:
             #expect(form["client_secret"] == nil)
             #expect(sent.header("Authorization") == "Basic " + Data("app:s3cr%3Aet".utf8).base64EncodedString())
+        case .privateKeyJWT:
+            #expect(form["client_id"] == "app" && form["client_assertion_type"] == ClientAssertion.type)
+            let payload = try #require(form["client_assertion"]?.split(separator: ".").dropFirst().first)
+            let claims = try JSONValue(parsing: String(decoding: try #require(Base64URL.decode(payload)), as: UTF8.self))
+            #expect(claims["aud"] == .string(provider.url("/token").absoluteString) && claims["iss"] == .string("app")
+                    && claims["sub"] == .string("app") && claims["jti"] != nil)
         }
     }
 

@@ -34,6 +34,13 @@ public actor OpenIDConnectClient {
     /// Whether plain `http` is accepted from a provider whose issuer is not loopback. Default: no;
     /// the issuer, the endpoints and the `jwks_uri` must then be https.
     public nonisolated let allowInsecureHTTP: Bool
+    /// Whether sign-ins push their authorization request first (PAR, RFC 9126) even when the
+    /// provider does not require it. Default: only when its discovery document says
+    /// `require_pushed_authorization_requests`.
+    public nonisolated let pushAuthorizationRequests: Bool
+    /// Whether sign-ins ask for DPoP-bound tokens (RFC 9449): each makes a key, proves possession
+    /// of it at the token endpoint, and keeps it in its `AuthState` for refreshes and resource requests.
+    public nonisolated let dpop: Bool
     let http: any HTTPClient
     private var configuration: ProviderConfiguration?
     private var validator: IDTokenValidator?
@@ -41,20 +48,23 @@ public actor OpenIDConnectClient {
     /// A client. Nothing is fetched until the first call that needs the provider.
     public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
                 authentication: ClientAuthentication = .none, allowInsecureHTTP: Bool = false,
-                http: any HTTPClient = URLSessionHTTPClient()) {
+                pushAuthorizationRequests: Bool = false, dpop: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.authentication = authentication
         self.allowInsecureHTTP = allowInsecureHTTP
+        self.pushAuthorizationRequests = pushAuthorizationRequests
+        self.dpop = dpop
         self.http = http
     }
 
     /// A client of the provider at `issuer`, discovered on first use.
     public init(issuer: String, clientID: String, redirectURI: RedirectURI, authentication: ClientAuthentication = .none,
-                allowInsecureHTTP: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
+                allowInsecureHTTP: Bool = false, pushAuthorizationRequests: Bool = false, dpop: Bool = false,
+                http: any HTTPClient = URLSessionHTTPClient()) {
         self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                  allowInsecureHTTP: allowInsecureHTTP, http: http)
+                  allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop, http: http)
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once),
@@ -96,8 +106,9 @@ public actor OpenIDConnectClient {
         if !options.languages.isEmpty, parameters["ui_locales"] == nil { parameters["ui_locales"] = options.languages.joined(separator: " ") }
         let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
                                            responseMode: responseMode, scopes: scopes, additionalParameters: parameters)
-        let session = WebAuthenticationSession(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
-                                               redirectURI: redirectURI, options: options)
+        let url: URL
+        do { url = try await startURL(of: request, configuration) } catch { throw .openIDConnect(error) }
+        let session = WebAuthenticationSession(url: url, redirectURI: redirectURI, options: options)
         let callback = try await present(session, script: script)
         do {
             let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
@@ -127,10 +138,11 @@ public actor OpenIDConnectClient {
         do { session = try await SystemBrowserSession(path: redirectPath) } catch { throw .session(error) }
         let request = AuthorizationRequest(clientID: clientID, redirectURI: session.redirectURI, scopes: scopes,
                                            additionalParameters: additionalParameters)
+        let url: URL
+        do { url = try await startURL(of: request, configuration) } catch { throw .openIDConnect(error) }
         let callback: RedirectCallback
         do {
-            callback = try await session.start(url: request.url(authorizationEndpoint: configuration.authorizationEndpoint),
-                                               browser: browser, timeout: timeout)
+            callback = try await session.start(url: url, browser: browser, timeout: timeout)
         } catch {
             throw .session(error)
         }
@@ -140,6 +152,15 @@ public actor OpenIDConnectClient {
         } catch {
             throw .openIDConnect(error)
         }
+    }
+
+    /// The URL that starts `request`'s sign-in: the request pushed first (RFC 9126) when this
+    /// client asks for it or the provider requires it, else the authorization URL with every parameter.
+    private func startURL(of request: AuthorizationRequest, _ configuration: ProviderConfiguration) async throws(OpenIDConnectError) -> URL {
+        guard PushedAuthorizationRequest.isUsed(asked: pushAuthorizationRequests, by: configuration) else {
+            return request.url(authorizationEndpoint: configuration.authorizationEndpoint)
+        }
+        return try await PushedAuthorizationRequest(configuration: configuration, authentication: authentication, http: http).push(request)
     }
 
     /// Signs out at the provider (RP-Initiated Logout): shows its end-session page with the ID
@@ -199,12 +220,13 @@ public actor OpenIDConnectClient {
         var tokens: TokenResponse?
         let rawIDToken: String
         var frontChannelIDToken: IDToken?
+        let dpopKey = dpop ? DPoPKey() : nil
         if let code = response.code {
             if let frontChannel = response.idToken {
                 frontChannelIDToken = try await validate(frontChannel, with: validator, for: request, code: code)
             }
-            let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID,
-                                                    authentication: authentication, http: http).exchange(code: code, for: request)
+            let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID, authentication: authentication,
+                                                    dpop: dpopKey, http: http).exchange(code: code, for: request)
             guard let idToken = exchanged.idToken else { throw .missingParameter("id_token") }
             tokens = exchanged
             rawIDToken = idToken
@@ -215,7 +237,7 @@ public actor OpenIDConnectClient {
         let idToken = try await validate(rawIDToken, with: validator, for: request,
                                          accessToken: tokens == nil ? response.accessToken : nil, frontChannel: frontChannelIDToken)
         return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
-                            tokens: tokens, idToken: idToken)
+                            tokens: tokens, idToken: idToken, dpopKey: tokens == nil ? nil : dpopKey)
     }
 
     /// Validates `token` against `request`: its nonce, and `auth_time` when it asked for `max_age` or `prompt=login`.

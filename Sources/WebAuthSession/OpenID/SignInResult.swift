@@ -12,11 +12,13 @@ public struct SignInResult: Sendable, Hashable, CustomStringConvertible {
     public let tokens: TokenResponse?
     /// The validated ID token.
     public let idToken: IDToken
+    /// The key the tokens are bound to, when the client asked for DPoP (RFC 9449).
+    public var dpopKey: DPoPKey? = nil
 
     /// The state to keep (and give to an `AuthStateManager`).
     public var authState: AuthState {
         AuthState(configuration: configuration, clientID: request.clientID, authorizationResponse: authorizationResponse,
-                  tokenResponse: tokens, idToken: idToken)
+                  tokenResponse: tokens, idToken: idToken, dpopKey: dpopKey)
     }
 
     public var description: String {
