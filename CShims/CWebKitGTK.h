@@ -232,4 +232,20 @@ static inline gulong cwk_connect_destroy(GtkWidget *widget, CWKDestroyHandler ha
     return CWK_CONNECT(widget, "destroy", handler, data, destroy);
 }
 
+/* ---- Issue 19: the kiosk a visitor can use ------------------------------ */
+
+/** GTK_IS_CONTAINER(): whether a widget has children (the kiosk's style goes to each). */
+static inline gboolean cwk_is_container(GtkWidget *widget) { return GTK_IS_CONTAINER(widget); }
+
+/** GTK_OVERLAY(): the kiosk window's layers (the page, then the idle warning over it). */
+static inline GtkOverlay *cwk_overlay(GtkWidget *widget) { return GTK_OVERLAY(widget); }
+
+/** WebKitUserContentManager::script-message-received::NAME (a user script's postMessage: the
+ *  kiosk's focus watch tells the engine a text field took or lost focus). */
+typedef void (*CWKScriptMessageHandler)(WebKitUserContentManager *, WebKitJavascriptResult *, gpointer);
+static inline gulong cwk_connect_script_message(WebKitUserContentManager *manager, const char *detailed_signal,
+                                                CWKScriptMessageHandler handler, gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(manager, detailed_signal, handler, data, destroy);
+}
+
 #endif /* CWEBKITGTK_H */

@@ -93,3 +93,10 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handl
     /// `GtkWidget::destroy`: GTK is destroying the widget (its parent went, or someone destroyed it).
     static var destroy: Self { Self { cwk_connect_destroy($0, $1, $2, $3) } }
 }
+
+extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitUserContentManager>, Handler == CWKScriptMessageHandler {
+    /// `WebKitUserContentManager::script-message-received::NAME`: a user script posted a message to `name`.
+    static func scriptMessage(_ name: String) -> Self {
+        Self { cwk_connect_script_message($0, "script-message-received::\(name)", $1, $2, $3) }
+    }
+}

@@ -41,6 +41,9 @@ public struct WebAuthenticationOptions: Sendable {
     /// embedded web views; the session then ends with ``WebAuthenticationError/embeddedViewRefused(url:host:)``.
     /// Default: Google's `disallowed_useragent` and its "This browser or app may not be secure". Empty: no check.
     public var embeddedViewRefusalMarkers: [String] = ["disallowed_useragent", "This browser or app may not be secure"]
+    /// What a ``Presentation/kiosk(allowedHosts:idleTimeout:)`` page shows around it (bar, idle
+    /// warning, touch keyboard) and how it looks; other presentations ignore it. Default: all shown.
+    public var kiosk = KioskAppearance()
 
     /// The defaults.
     public init() {}
