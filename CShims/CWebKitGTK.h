@@ -170,8 +170,9 @@ static inline gulong cwk_connect_clicked(GtkWidget *button, CWKClickedHandler ha
     return CWK_CONNECT(button, "clicked", handler, data, destroy);
 }
 
-/** WebKitWebView::context-menu (return TRUE: no menu) and ::run-file-chooser (TRUE: no chooser). */
-typedef gboolean (*CWKContextMenuHandler)(WebKitWebView *, WebKitContextMenu *, WebKitHitTestResult *, gpointer);
+/** WebKitWebView::context-menu (return TRUE: no menu) and ::run-file-chooser (TRUE: no chooser).
+ *  The GTK 3 API's context-menu passes the GdkEvent that asked for the menu. */
+typedef gboolean (*CWKContextMenuHandler)(WebKitWebView *, WebKitContextMenu *, GdkEvent *, WebKitHitTestResult *, gpointer);
 static inline gulong cwk_connect_context_menu(WebKitWebView *view, CWKContextMenuHandler handler,
                                               gpointer data, GClosureNotify destroy) {
     return CWK_CONNECT(view, "context-menu", handler, data, destroy);

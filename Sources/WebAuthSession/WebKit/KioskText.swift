@@ -43,7 +43,7 @@ struct KioskText: Sendable, Equatable {
     static func preferredLanguages(_ environment: [String: String]) -> [String] {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         var languages: [String] = []
-        if !["", "C", "POSIX"].contains(languageCode(locale)), let list = environment["LANGUAGE"] {
+        if !["", "c", "posix"].contains(languageCode(locale)), let list = environment["LANGUAGE"] {
             languages = list.split(separator: ":").map(String.init)
         }
         return languages + [locale]

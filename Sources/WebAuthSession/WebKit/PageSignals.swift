@@ -111,7 +111,7 @@ enum PageSignals {
     }
 
     /// A kiosk shows no context menu (TRUE: handled, nothing shown).
-    static let refuseContextMenu: CWKContextMenuHandler = { _, _, _, data in
+    static let refuseContextMenu: CWKContextMenuHandler = { _, _, _, _, data in
         let page = WeakTarget<SignInPage>.from(data)
         WebKitActor.assumeIsolated { page?.refused(WebAuthenticationEvent.contextMenuRefused, "context menu") }
         return 1
