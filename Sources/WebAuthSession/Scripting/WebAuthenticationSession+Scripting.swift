@@ -131,7 +131,7 @@ extension WebAuthenticationSession {
         guard let view = page.view else { throw .sessionEnded }
         let window = area == .window && (page.chrome != nil || page.kioskFrame != nil) ? page.window : nil
         let result = await withCheckedContinuation { continuation in
-            PageSnapshot.png(of: view, in: window) { continuation.resume(returning: $0) }
+            PageSnapshot.png(of: view, in: window, overlay: page.kioskFrame?.idleWarning?.layer) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }

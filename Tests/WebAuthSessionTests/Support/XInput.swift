@@ -55,7 +55,8 @@ enum XInput {
     /// Sends every window titled `title` a WM_DELETE_WINDOW close request; returns how many.
     static func requestClose(title: String) async throws -> Int {
         let script = Bundle.module.url(forResource: "close_request", withExtension: "py", subdirectory: "Fixtures")!
-        return Int(try await run("python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        // Debian's python3, where python3-xlib is installed (a pyenv python3 may come first in PATH).
+        return Int(try await run("/usr/bin/python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// The screen point in the middle of `widget` (its window's origin plus its allocation).
