@@ -262,10 +262,16 @@ extension EngineTests {
             try await session.waitForElement("#name")
             let keyboardShowing = { await Task { @WebKitActor in session.page?.kioskFrame?.keyboard?.isShowing }.value }
             #expect(await keyboardShowing() == false, "no field has focus yet")
+            let fullHeight = try await session.evaluateJavaScript("window.innerHeight")
             let field = try await Self.screenPoint(of: "#name", in: session)
             try await XInput.click(x: field.x, y: field.y)
             #expect(await recorder.first { $0 == .touchKeyboard(shown: true) } == .touchKeyboard(shown: true))
             #expect(await keyboardShowing() == true)
+            // The keyboard takes the bottom of the window: the page gets shorter (its resize event).
+            let shorter = try await session.evaluateJavaScript("""
+                window.innerHeight < \(fullHeight) || new Promise(r => addEventListener('resize', () => r(window.innerHeight < \(fullHeight)), {once: true}))
+                """)
+            #expect(shorter == .bool(true))
             KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-keyboard")
             let outside = try await Self.screenPoint(of: "#seen", in: session)
             try await XInput.click(x: outside.x, y: outside.y)

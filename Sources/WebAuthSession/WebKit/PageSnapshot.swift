@@ -58,8 +58,14 @@ enum PageSnapshot {
         let cairo = cairo_create(surface)!
         defer { cairo_destroy(cairo) }
         gtk_widget_draw(window, cairo)
+        // Only where the view is now: a kiosk's touch keyboard may just have taken the bottom of it.
+        cairo_save(cairo)
+        cairo_rectangle(cairo, Double(x), Double(y), Double(gtk_widget_get_allocated_width(cwk_web_view_widget(view))),
+                        Double(gtk_widget_get_allocated_height(cwk_web_view_widget(view))))
+        cairo_clip(cairo)
         cairo_set_source_surface(cairo, page, Double(x), Double(y))
         cairo_paint(cairo)
+        cairo_restore(cairo)
         var (overlayX, overlayY): (gint, gint) = (0, 0)
         if let overlay, gtk_widget_get_visible(overlay) != 0,
            gtk_widget_translate_coordinates(overlay, window, 0, 0, &overlayX, &overlayY) != 0 {

@@ -31,7 +31,6 @@ final class TouchKeyboard {
         self.onKey = onKey
         box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         KioskStyle.addClass("kiosk-keyboard", to: box)
-        gtk_widget_set_no_show_all(box, 1)
         for (index, row) in Self.rows.enumerated() {
             let line = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             gtk_widget_set_halign(line, GTK_ALIGN_CENTER)
@@ -51,6 +50,7 @@ final class TouchKeyboard {
         gtk_box_pack_start(cwk_box(box), bottom, 0, 0, 0)
         gtk_widget_show_all(box)
         gtk_widget_hide(box)
+        gtk_widget_set_no_show_all(box, 1)  // the window's show_all leaves it hidden
     }
 
     /// A key button labelled `label` in `line` that reports `key` (`nil`: the shift key).
