@@ -233,6 +233,39 @@ static inline gulong cwk_connect_destroy(GtkWidget *widget, CWKDestroyHandler ha
     return CWK_CONNECT(widget, "destroy", handler, data, destroy);
 }
 
+/* ---- Issue 15.1: trusted key input (PageKeyboard) ------------------------ */
+
+/** A key press or release as a keyboard makes it, for PageKeyboard: gdk_event_new() on the
+ *  widget's window with `keyval`, the hardware keycode and group of the key that carries it
+ *  on the keymap (Shift held when it sits on the shifted level; 0 when no key carries it), the
+ *  seat's keyboard as device (none on a Wayland display without a seat), then
+ *  gtk_main_do_event(): the path of a real key (its toplevel, then the toplevel's focus
+ *  widget). GdkEventKey has no setters, hence C; the event owns a reference to its window
+ *  until gdk_event_free(). Returns FALSE, sending nothing, when the widget has no window. */
+static inline gboolean cwk_send_key_event(GtkWidget *widget, gboolean press, guint keyval) {
+    GdkWindow *window = gtk_widget_get_window(widget);
+    if (window == NULL) return FALSE;
+    GdkDisplay *display = gdk_window_get_display(window);
+    GdkEvent *event = gdk_event_new(press ? GDK_KEY_PRESS : GDK_KEY_RELEASE);
+    event->key.window = g_object_ref(window);
+    event->key.time = GDK_CURRENT_TIME;
+    event->key.keyval = keyval;
+    GdkKeymapKey *keys = NULL;
+    gint count = 0;
+    if (gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(display), keyval, &keys, &count) && count > 0) {
+        event->key.hardware_keycode = (guint16)keys[0].keycode;
+        event->key.group = (guint8)keys[0].group;
+        if (keys[0].level == 1) event->key.state = GDK_SHIFT_MASK;
+    }
+    g_free(keys);
+    GdkSeat *seat = gdk_display_get_default_seat(display);
+    GdkDevice *keyboard = seat != NULL ? gdk_seat_get_keyboard(seat) : NULL;
+    if (keyboard != NULL) gdk_event_set_device(event, keyboard);
+    gtk_main_do_event(event);
+    gdk_event_free(event);
+    return TRUE;
+}
+
 /* ---- Issue 19: the kiosk a visitor can use ------------------------------ */
 
 /** GTK_IS_CONTAINER(): whether a widget has children (the kiosk's style goes to each). */

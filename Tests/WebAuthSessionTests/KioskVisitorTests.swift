@@ -272,7 +272,6 @@ extension EngineTests {
                 window.innerHeight < \(fullHeight) || new Promise(r => addEventListener('resize', () => r(window.innerHeight < \(fullHeight)), {once: true}))
                 """)
             #expect(shorter == .bool(true))
-            KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-keyboard")
             let outside = try await Self.screenPoint(of: "#seen", in: session)
             try await XInput.click(x: outside.x, y: outside.y)
             #expect(await recorder.first { $0 == .touchKeyboard(shown: false) } == .touchKeyboard(shown: false))
@@ -281,8 +280,7 @@ extension EngineTests {
             _ = try await run.value
         }
 
-        @Test("the touch keyboard types into a React-controlled field and a password field, and logs no key",
-              .disabled("its keys reach the page through PageKeyboard (issue 15.1), not on main yet"))
+        @Test("the touch keyboard types into a React-controlled field and a password field, and logs no key")
         func touchKeyboardTypesIntoReact() async throws {
             let site = try await TestSite.start()
             let page = try Self.reactPage(site)
@@ -297,6 +295,7 @@ extension EngineTests {
                 try await XInput.click { session.page?.kioskFrame?.keyboard?.button(for: .character(character)) }
             }
             try await session.waitForText("React state: alice")
+            KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-keyboard")
             let password = try await Self.screenPoint(of: "#password", in: session)
             try await XInput.click(x: password.x, y: password.y)
             for character in "zebra" {

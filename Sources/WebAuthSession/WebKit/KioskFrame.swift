@@ -12,8 +12,6 @@ final class KioskFrame {
         case startOver
         /// The visitor touched or clicked the frame (the bar's text size, the idle warning).
         case input
-        /// The visitor pressed a key of the touch keyboard: type it into the page.
-        case key(TouchKeyboard.Key)
         /// The touch keyboard appeared (a text field took focus) or went away.
         case keyboardShown(Bool)
     }
@@ -25,6 +23,7 @@ final class KioskFrame {
     /// The touch keyboard, if the appearance asks for one, and what shows and hides it.
     private(set) var keyboard: TouchKeyboard?
     private var focusWatch: PageFocusWatch?
+    private var pageKeyboard: PageKeyboard?
     let idleWarningLead: Duration?
     private let view: UnsafeMutablePointer<WebKitWebView>
     private let onRequest: @WebKitActor (Request) -> Void
@@ -49,10 +48,11 @@ final class KioskFrame {
         if appearance.touchKeyboard {
             let keyboard = TouchKeyboard(text: text) { [weak self] key in
                 self?.onRequest(.input)
-                self?.onRequest(.key(key))
+                self?.pageKeyboard?.press(key)
             }
             gtk_box_pack_start(cwk_box(column), keyboard.box, 0, 0, 0)
             self.keyboard = keyboard
+            pageKeyboard = PageKeyboard(view: view)
             focusWatch = PageFocusWatch(view: view) { [weak self] in self?.textFieldFocused($0) }
         }
         if appearance.idleWarning != nil {

@@ -397,7 +397,6 @@ final class SignInPage {
         case .startOver: receive(.windowClosed)
         case .input: receive(.input(at: .now))
         case .keyboardShown(let shown): emit(.touchKeyboard(shown: shown))
-        case .key: break  // typed through PageKeyboard once it is merged (issue 15.1)
         }
     }
 

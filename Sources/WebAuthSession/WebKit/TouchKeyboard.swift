@@ -2,17 +2,12 @@ internal import CWebKitGTK
 
 /// The kiosk's on-screen keyboard: a GTK widget in the kiosk window, under the page, for a
 /// touch screen with no keyboard. Shown while a text field of the page has focus. A key press
-/// is only reported (``Key``); the page's ``KioskFrame`` types it into the page as a real key
-/// event. No key is ever logged: a password field's keys pass here too.
+/// is only reported; the page's ``KioskFrame`` types it into the page as a real key event
+/// (``PageKeyboard``). No key is ever logged: a password field's keys pass here too.
 @WebKitActor
 final class TouchKeyboard {
-    /// A key the visitor pressed.
-    enum Key: Equatable {
-        case character(Character)
-        case backspace
-        case enter
-        case tab
-    }
+    /// A key the visitor pressed: the page gets it as a real key press.
+    typealias Key = PageKeyboard.Key
 
     /// The keyboard, to put under the page (hidden until ``show()``).
     let box: UnsafeMutablePointer<GtkWidget>
