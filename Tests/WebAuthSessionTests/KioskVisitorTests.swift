@@ -34,6 +34,19 @@ extension EngineTests {
             }.value
         }
 
+        /// Taps the text field `selector` and waits until the touch keyboard has taken its place
+        /// under the page (the page gets shorter: its resize event).
+        static func tapField(_ selector: String, in session: WebAuthenticationSession, recorder: EventRecorder) async throws {
+            let fullHeight = try await session.evaluateJavaScript("window.innerHeight")
+            let field = try await Self.screenPoint(of: selector, in: session)
+            try await XInput.click(x: field.x, y: field.y)
+            #expect(await recorder.first { $0 == .touchKeyboard(shown: true) } == .touchKeyboard(shown: true))
+            let shorter = try await session.evaluateJavaScript("""
+                window.innerHeight < \(fullHeight) || new Promise(r => addEventListener('resize', () => r(window.innerHeight < \(fullHeight)), {once: true}))
+                """)
+            #expect(shorter == .bool(true), "the keyboard took the bottom of the window")
+        }
+
         @Test("a right click shows no context menu and a click on a file input opens no chooser: both refused and logged")
         func contextMenuAndFileChooserRefused() async throws {
             let site = try await TestSite.start()
@@ -44,6 +57,7 @@ extension EngineTests {
             let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
             let recorder = EventRecorder(session)
             let run = Task { try await session.start() }
+            defer { session.cancel() }
             try await session.waitForElement("#file")
             let text = try await Self.screenPoint(of: "#text", in: session)
             try await XInput.click(x: text.x, y: text.y, button: 3)
@@ -259,19 +273,12 @@ extension EngineTests {
             let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
             let recorder = EventRecorder(session)
             let run = Task { try await session.start() }
+            defer { session.cancel() }
             try await session.waitForElement("#name")
             let keyboardShowing = { await Task { @WebKitActor in session.page?.kioskFrame?.keyboard?.isShowing }.value }
             #expect(await keyboardShowing() == false, "no field has focus yet")
-            let fullHeight = try await session.evaluateJavaScript("window.innerHeight")
-            let field = try await Self.screenPoint(of: "#name", in: session)
-            try await XInput.click(x: field.x, y: field.y)
-            #expect(await recorder.first { $0 == .touchKeyboard(shown: true) } == .touchKeyboard(shown: true))
+            try await Self.tapField("#name", in: session, recorder: recorder)
             #expect(await keyboardShowing() == true)
-            // The keyboard takes the bottom of the window: the page gets shorter (its resize event).
-            let shorter = try await session.evaluateJavaScript("""
-                window.innerHeight < \(fullHeight) || new Promise(r => addEventListener('resize', () => r(window.innerHeight < \(fullHeight)), {once: true}))
-                """)
-            #expect(shorter == .bool(true))
             let outside = try await Self.screenPoint(of: "#seen", in: session)
             try await XInput.click(x: outside.x, y: outside.y)
             #expect(await recorder.first { $0 == .touchKeyboard(shown: false) } == .touchKeyboard(shown: false))
@@ -287,10 +294,9 @@ extension EngineTests {
             let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
             let recorder = EventRecorder(session)
             let run = Task { try await session.start() }
+            defer { session.cancel() }
             try await session.waitForElement("#name")
-            let field = try await Self.screenPoint(of: "#name", in: session)
-            try await XInput.click(x: field.x, y: field.y)
-            _ = await recorder.first { $0 == .touchKeyboard(shown: true) }
+            try await Self.tapField("#name", in: session, recorder: recorder)
             for character in "alice" {
                 try await XInput.click { session.page?.kioskFrame?.keyboard?.button(for: .character(character)) }
             }
