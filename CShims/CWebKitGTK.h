@@ -170,8 +170,9 @@ static inline gulong cwk_connect_clicked(GtkWidget *button, CWKClickedHandler ha
     return CWK_CONNECT(button, "clicked", handler, data, destroy);
 }
 
-/** WebKitWebView::context-menu (return TRUE: no menu) and ::run-file-chooser (TRUE: no chooser). */
-typedef gboolean (*CWKContextMenuHandler)(WebKitWebView *, WebKitContextMenu *, WebKitHitTestResult *, gpointer);
+/** WebKitWebView::context-menu (return TRUE: no menu) and ::run-file-chooser (TRUE: no chooser).
+ *  The GTK 3 API's context-menu passes the GdkEvent that asked for the menu. */
+typedef gboolean (*CWKContextMenuHandler)(WebKitWebView *, WebKitContextMenu *, GdkEvent *, WebKitHitTestResult *, gpointer);
 static inline gulong cwk_connect_context_menu(WebKitWebView *view, CWKContextMenuHandler handler,
                                               gpointer data, GClosureNotify destroy) {
     return CWK_CONNECT(view, "context-menu", handler, data, destroy);
@@ -305,5 +306,13 @@ static inline gulong cwk_connect_soup_accept_certificate(SoupMessage *message, C
                                                          gpointer data, GClosureNotify destroy) {
     return CWK_CONNECT(message, "accept-certificate", handler, data, destroy);
 }
+
+/* ---- Issue 19: the kiosk a visitor can use ------------------------------ */
+
+/** GTK_IS_CONTAINER(): whether a widget has children (the kiosk's style goes to each). */
+static inline gboolean cwk_is_container(GtkWidget *widget) { return GTK_IS_CONTAINER(widget); }
+
+/** GTK_OVERLAY(): the kiosk window's layers (the page, then the idle warning over it). */
+static inline GtkOverlay *cwk_overlay(GtkWidget *widget) { return GTK_OVERLAY(widget); }
 
 #endif /* CWEBKITGTK_H */

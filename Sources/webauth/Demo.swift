@@ -67,6 +67,8 @@ struct Demo: AsyncParsableCommand {
             var options = WebAuthenticationOptions()
             options.presentation = interactive ? .window() : presentation.sessionPresentation
             options.timeout = .seconds(timeout)
+            options.kiosk.title = "WebAuthSession demo"  // --presentation kiosk: the kiosk bar, idle warning and touch keyboard, branded
+            options.kiosk.accentColor = "#0b5cad"
             let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
             let emailCode = self.emailCode, interactive = self.interactive
             let camera = Camera(directory: screenshots.map { URL(fileURLWithPath: $0) }, narrator: narrator)

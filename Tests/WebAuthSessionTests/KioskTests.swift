@@ -112,44 +112,6 @@ extension EngineTests {
             #expect(loads > 1, "the page reloaded while the idle timer ran (\(loads) loads)")
         }
 
-        @Test("the start screen survives a close request (Alt+F4, the window manager's close); the visitor then signs in")
-        func startScreenSurvivesClose() async throws {
-            let provider = try await OpenIDProvider.start()
-            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
-                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
-            _ = TestEngine.options()  // the private Xvfb
-            let kiosk = await KioskStation(client: client)
-            let events = kiosk.events
-            let visitor = Task {
-                try await kiosk.nextVisitor { session in
-                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
-                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
-                }
-            }
-            defer { visitor.cancel() }
-            for await event in events { if case .startScreen = event { break } }
-            let kept = await Task { @WebKitActor () -> Bool in
-                guard let button = kiosk.startScreen?.button, let window = gtk_widget_get_toplevel(button),
-                      let gdkWindow = gtk_widget_get_window(window) else { return false }
-                // The close request gtk_window_close() sends (from an idle callback) and a window
-                // manager's close (WM_DELETE_WINDOW) delivers, handled here and now.
-                let close = gdk_event_new(GDK_DELETE)!
-                close.pointee.any.window = gdkWindow
-                close.pointee.any.send_event = 1
-                g_object_ref(UnsafeMutableRawPointer(gdkWindow))  // the event holds one reference
-                gtk_main_do_event(close)
-                gdk_event_free(close)
-                let toplevels = gtk_window_list_toplevels()
-                defer { g_list_free(toplevels) }
-                return g_list_find(toplevels, window) != nil && gtk_widget_get_visible(window) != 0
-            }.value
-            try #require(kept, "the start screen is still shown after the close request")
-            await Task { @WebKitActor in
-                if let button = kiosk.startScreen?.button { gtk_button_clicked(cwk_button(button)) }
-            }.value
-            #expect(try await visitor.value.idToken.subject == OpenIDProvider.User.alice.subject)
-        }
-
         @Test("a visitor who walks away after a wrong password gets the start-again screen; the next signs in")
         func abandonedThenNextVisitor() async throws {
             let provider = try await OpenIDProvider.start()

@@ -13,6 +13,8 @@ struct NavigationLogTests {
         (.loadFinished(url: "https://p.example/b"), .loadFinished, "load-finished"),
         (.titleChanged("Sign in"), .title, "title"),
         (.printRefused(url: "https://p.example/b"), .printRefused, "print-refused"),
+        (.contextMenuRefused(url: "https://p.example/b"), .contextMenuRefused, "context-menu-refused"),
+        (.fileChooserRefused(url: "https://p.example/b"), .fileChooserRefused, "file-chooser-refused"),
         (.navigation(NavigationDecision(url: "https://p.example/c", verdict: .allowed)), .allowed, "allowed"),
         (.navigation(NavigationDecision(url: "com.example:/cb?code=<4>", verdict: .captured)), .captured, "captured"),
         (.navigation(NavigationDecision(url: "file:///etc/passwd", verdict: .refused(.fileURL))), .refused, "refused"),
@@ -27,8 +29,10 @@ struct NavigationLogTests {
         #expect(entry.description.contains(" \(json) "))
     }
 
-    @Test("progress is too frequent for the log")
+    @Test("progress, the idle warning and the touch keyboard are not navigation: not in the log")
     func progressIsNotLogged() {
         #expect(NavigationLogEntry(.progress(0.5), milliseconds: 1) == nil)
+        #expect(NavigationLogEntry(.idleWarningShown(secondsLeft: 15), milliseconds: 1) == nil)
+        #expect(NavigationLogEntry(.touchKeyboard(shown: true), milliseconds: 1) == nil)
     }
 }

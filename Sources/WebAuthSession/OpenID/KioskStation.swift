@@ -13,8 +13,9 @@ import OpenIDConnect
 /// ``nextVisitor(script:)`` shows a full-screen start screen; the visitor's press opens the
 /// provider's page in ``WebAuthenticationOptions/Presentation/kiosk(allowedHosts:idleTimeout:)`` (full
 /// screen, locked to the provider's hosts and `allowedHosts`). A visitor who walks away (no input
-/// for `idleTimeout`, after a wrong password say: the page then shows no redirect) or presses
-/// Escape gets the "start again" screen. Each sign-in has its own in-memory cookie jar, storage
+/// for `idleTimeout`, after a wrong password say: the page then shows no redirect), presses
+/// Escape or the kiosk bar's "Start over" gets the "start again" screen. What the kiosk shows
+/// around the page, and how it looks, is its ``appearance``. Each sign-in has its own in-memory cookie jar, storage
 /// and cache, destroyed with its page: nothing of one visitor reaches the next.
 @WebKitActor
 public final class KioskStation {
@@ -27,16 +28,36 @@ public final class KioskStation {
     /// Scopes and extra authorization parameters of each sign-in.
     public var scopes: [String]
     public var additionalParameters: [String: String]
-    /// What the start screen says first, and after a reset.
-    public var welcome = "Welcome. Sign in to continue."
-    public var startAgain = "The sign-in was reset and nothing of it was kept. Start again when you are ready."
+    /// What the kiosk shows around each sign-in page (the bar, the idle warning, the touch
+    /// keyboard), in which language, at which text size, with which logo, title and colour
+    /// (the start screen too). Default: ``KioskAppearance/init()``, everything shown.
+    public var appearance = KioskAppearance()
+    /// What the start screen says first. Default: "Welcome. Sign in to continue." in the kiosk's
+    /// language (``KioskAppearance/language``).
+    public var welcome: String {
+        get { welcomeOverride ?? text.welcome }
+        set { welcomeOverride = newValue }
+    }
+    /// What the start screen says after a reset (abandoned, Escape, Start over). Default: "The
+    /// sign-in was reset and nothing of it was kept. Start again when you are ready." in the
+    /// kiosk's language.
+    public var startAgain: String {
+        get { startAgainOverride ?? text.startAgain }
+        set { startAgainOverride = newValue }
+    }
+    private var welcomeOverride: String?
+    private var startAgainOverride: String?
+    /// The kiosk's words in its language.
+    var text: KioskText { KioskText(language: appearance.language) }
     /// What the kiosk does, for its operator's log (and for tests).
     public enum Event: Sendable, Hashable {
         /// The start screen shows `message`.
         case startScreen(message: String)
+        /// The start screen refused a close request (Alt+F4, the window manager's close button).
+        case closeRefused
         /// A visitor pressed it; their sign-in page is open.
         case signInStarted
-        /// The sign-in was reset: abandoned, or Escape.
+        /// The sign-in was reset: abandoned, Escape, or "Start over".
         case reset(WebAuthenticationError)
         /// A visitor signed in.
         case signedIn
@@ -73,6 +94,7 @@ public final class KioskStation {
             var options = WebAuthenticationOptions()
             options.presentation = .kiosk(allowedHosts: allowedHosts, idleTimeout: idleTimeout)
             options.websiteData = .ephemeral
+            options.kiosk = appearance
             eventSink.yield(.signInStarted)
             do {
                 let result = try await client.signIn(scopes: scopes, additionalParameters: additionalParameters, options: options, script: script)
@@ -88,7 +110,9 @@ public final class KioskStation {
     /// Shows the start screen with `message` until it is pressed.
     private func waitForVisitor(_ message: String) async throws(SignInError) {
         do {
-            startScreen = try KioskStartScreen(message: message, action: "Sign in") { [weak self] in self?.endWait(pressed: true) }
+            startScreen = try KioskStartScreen(message: message, action: text.signIn, style: KioskStyle(appearance),
+                                               onPress: { [weak self] in self?.endWait(pressed: true) },
+                                               onCloseRefused: { [weak self] in self?.eventSink.yield(.closeRefused) })
         } catch {
             throw .session(error)
         }

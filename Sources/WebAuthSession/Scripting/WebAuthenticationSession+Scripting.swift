@@ -160,9 +160,9 @@ extension WebAuthenticationSession {
         let deadline = ContinuousClock.now + timeout
         let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
         guard let view = page.view else { throw .sessionEnded }
-        let window = area == .window && page.chrome != nil ? page.window : nil
+        let window = area == .window && (page.chrome != nil || page.kioskFrame != nil) ? page.window : nil
         let result = await withCheckedContinuation { continuation in
-            PageSnapshot.png(of: view, in: window) { continuation.resume(returning: $0) }
+            PageSnapshot.png(of: view, in: window, overlay: page.kioskFrame?.idleWarning?.layer) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }

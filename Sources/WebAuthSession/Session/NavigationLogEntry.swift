@@ -33,6 +33,10 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case refused
         /// The page asked to print and was refused.
         case printRefused = "print-refused"
+        /// A kiosk page's context menu was refused.
+        case contextMenuRefused = "context-menu-refused"
+        /// A kiosk page's file chooser was refused.
+        case fileChooserRefused = "file-chooser-refused"
     }
 
     /// `(event, ms)`, or `nil` for events too frequent for a log (load progress).
@@ -44,8 +48,10 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case .loadCommitted(let url, _, let tls): (kind, value, detail) = (.loadCommitted, url, "TLS: \(tls)")
         case .loadFinished(let url): (kind, value, detail) = (.loadFinished, url, nil)
         case .titleChanged(let title): (kind, value, detail) = (.title, title, nil)
-        case .progress: return nil
+        case .progress, .idleWarningShown, .idleWarningDismissed, .touchKeyboard: return nil
         case .printRefused(let url): (kind, value, detail) = (.printRefused, url, nil)
+        case .contextMenuRefused(let url): (kind, value, detail) = (.contextMenuRefused, url, nil)
+        case .fileChooserRefused(let url): (kind, value, detail) = (.fileChooserRefused, url, nil)
         case .navigation(let decision):
             switch decision.verdict {
             case .allowed: (kind, value, detail) = (.allowed, decision.url, nil)

@@ -18,6 +18,16 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     /// The page at `url` called `window.print()` and the engine refused it: no print dialog in
     /// a kiosk (it would lead out of the kiosk) or a headless page (nobody could answer it).
     case printRefused(url: String)
+    /// A kiosk page refused its context menu (a right click, a long press) at `url`.
+    case contextMenuRefused(url: String)
+    /// A kiosk page refused to open a file chooser (an `<input type=file>`) at `url`.
+    case fileChooserRefused(url: String)
+    /// A kiosk's "Still there?" warning appeared, `secondsLeft` before the idle reset.
+    case idleWarningShown(secondsLeft: Int)
+    /// The visitor touched, clicked or typed: the idle warning went away.
+    case idleWarningDismissed
+    /// A kiosk's touch keyboard appeared (a text field took focus) or went away.
+    case touchKeyboard(shown: Bool)
 }
 
 /// The TLS state of a committed page.

@@ -54,6 +54,9 @@ public struct WebAuthenticationOptions: Sendable {
     /// does not lead to them or to the system's still fails with ``WebAuthenticationError/tlsFailure(url:host:errors:)``.
     /// Default: none.
     public var caFile: TrustedCAFile?
+    /// What a ``Presentation/kiosk(allowedHosts:idleTimeout:)`` page shows around it (bar, idle
+    /// warning, touch keyboard) and how it looks; other presentations ignore it. Default: all shown.
+    public var kiosk = KioskAppearance()
 
     /// The defaults.
     public init() {}

@@ -121,9 +121,9 @@ enum PageSignals {
     }
 
     /// A kiosk shows no context menu (TRUE: handled, nothing shown).
-    static let refuseContextMenu: CWKContextMenuHandler = { _, _, _, data in
+    static let refuseContextMenu: CWKContextMenuHandler = { _, _, _, _, data in
         let page = WeakTarget<SignInPage>.from(data)
-        WebKitActor.assumeIsolated { page?.logger.info("kiosk: context menu refused") }
+        WebKitActor.assumeIsolated { page?.refused(WebAuthenticationEvent.contextMenuRefused, "context menu") }
         return 1
     }
 
@@ -131,7 +131,7 @@ enum PageSignals {
     static let refuseFileChooser: CWKFileChooserHandler = { _, request, data in
         if let request { webkit_file_chooser_request_cancel(request) }
         let page = WeakTarget<SignInPage>.from(data)
-        WebKitActor.assumeIsolated { page?.logger.info("kiosk: file chooser refused") }
+        WebKitActor.assumeIsolated { page?.refused(WebAuthenticationEvent.fileChooserRefused, "file chooser") }
         return 1
     }
 

@@ -8,13 +8,16 @@ internal import CWebKitGTK
 enum PageSnapshot {
     typealias Completion = @WebKitActor (Result<Data, PageScriptError>) -> Void
 
-    /// The visible part of `view`'s page; with `window`, the whole window around it. As PNG.
+    /// The visible part of `view`'s page; with `window`, the whole window around it, and
+    /// `overlay` (a kiosk's idle warning) drawn over the page. As PNG.
     static func png(of view: UnsafeMutablePointer<WebKitWebView>, in window: UnsafeMutablePointer<GtkWidget>?,
-                    completion: @escaping Completion) {
+                    overlay: UnsafeMutablePointer<GtkWidget>? = nil, completion: @escaping Completion) {
         let rendered: SurfaceCompletion = { result in
             completion(result.flatMap { surface in
                 defer { cairo_surface_destroy(surface) }
-                guard let window, let composed = compose(page: surface, view: view, window: window) else { return encode(surface) }
+                guard let window, let composed = compose(page: surface, view: view, window: window, overlay: overlay) else {
+                    return encode(surface)
+                }
                 defer { cairo_surface_destroy(composed) }
                 return encode(composed)
             })
@@ -41,9 +44,9 @@ enum PageSnapshot {
     }
 
     /// The window drawn by GTK as it is now (header bar, progress, borders), with `page` painted
-    /// where the view is; `nil` when the window is not on screen.
+    /// where the view is and a visible `overlay` drawn again over it; `nil` when the window is not on screen.
     private static func compose(page: OpaquePointer, view: UnsafeMutablePointer<WebKitWebView>,
-                                window: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
+                                window: UnsafeMutablePointer<GtkWidget>, overlay: UnsafeMutablePointer<GtkWidget>?) -> OpaquePointer? {
         guard gtk_widget_get_mapped(window) != 0 else { return nil }
         // A header that just changed (title, host, progress) waits for the next frame to be laid
         // out, and GTK refuses to draw a widget in that state: lay it out now.
@@ -55,8 +58,20 @@ enum PageSnapshot {
         let cairo = cairo_create(surface)!
         defer { cairo_destroy(cairo) }
         gtk_widget_draw(window, cairo)
+        // Only where the view is now: a kiosk's touch keyboard may just have taken the bottom of it.
+        cairo_save(cairo)
+        cairo_rectangle(cairo, Double(x), Double(y), Double(gtk_widget_get_allocated_width(cwk_web_view_widget(view))),
+                        Double(gtk_widget_get_allocated_height(cwk_web_view_widget(view))))
+        cairo_clip(cairo)
         cairo_set_source_surface(cairo, page, Double(x), Double(y))
         cairo_paint(cairo)
+        cairo_restore(cairo)
+        var (overlayX, overlayY): (gint, gint) = (0, 0)
+        if let overlay, gtk_widget_get_visible(overlay) != 0,
+           gtk_widget_translate_coordinates(overlay, window, 0, 0, &overlayX, &overlayY) != 0 {
+            cairo_translate(cairo, Double(overlayX), Double(overlayY))
+            gtk_widget_draw(overlay, cairo)
+        }
         return surface
     }
 

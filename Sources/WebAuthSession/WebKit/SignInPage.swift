@@ -18,6 +18,8 @@ final class SignInPage {
     private var windowReference: GObjectReference<UnsafeMutablePointer<GtkWidget>>?
     /// The header bar, progress bar and Cancel button of a window presentation.
     private(set) var chrome: SignInWindowChrome?
+    /// The bar, idle warning and touch keyboard around a kiosk page.
+    private(set) var kioskFrame: KioskFrame?
     private var connections: [SignalConnection] = []
     private var loopbackListener: LoopbackRedirectListener?
     /// The proxies the page goes through, for their credentials.
@@ -30,6 +32,8 @@ final class SignInPage {
     /// The tasks that wake the flow at its idle and settle deadlines.
     private var idleWatch: Task<Void, Never>?
     private var settleWatch: Task<Void, Never>?
+    /// The task that shows and counts down a kiosk's idle warning.
+    private var idleWarningWatch: Task<Void, Never>?
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
     private let onOutcome: @WebKitActor (Outcome) -> Void
     let logger: Logger
@@ -52,6 +56,7 @@ final class SignInPage {
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
+        let kioskStyle: KioskStyle? = if case .kiosk = options.presentation { try KioskStyle(options.kiosk) } else { nil }
         let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
         privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
         let context: UnsafeMutablePointer<WebKitWebContext>
@@ -73,6 +78,9 @@ final class SignInPage {
             let chrome = SignInWindowChrome(window: window)
             self.chrome = chrome
             gtk_box_pack_start(cwk_box(chrome.content), cwk_web_view_widget(view), 1, 1, 0)
+        } else if let kioskStyle {
+            kioskFrame = KioskFrame(window: window, view: view, appearance: options.kiosk, style: kioskStyle,
+                                    text: KioskText(language: options.kiosk.language)) { [weak self] in self?.kioskRequested($0) }
         } else {
             gtk_container_add(cwk_container(window), cwk_web_view_widget(view))
         }
@@ -81,6 +89,9 @@ final class SignInPage {
         if case .kiosk = options.presentation {
             connectKioskSignals(view: view)
             idleWatch = wake(at: { $0.flow.idleDeadline }) { page in page.receive(.idleCheck(at: .now)) }
+            idleWarningWatch = wake(at: { $0.kioskFrame?.nextIdleWarningChange(resetAt: $0.flow.idleDeadline, now: .now) }) { page in
+                page.updateIdleWarning()
+            }
         }
         switch options.presentation {
         case .window: break
@@ -195,7 +206,8 @@ final class SignInPage {
         }
     }
 
-    /// A kiosk page: no context menu, no file chooser, and every input restarts the idle timer.
+    /// A kiosk page: no context menu, no file chooser (each refusal reported), and every input
+    /// restarts the idle timer.
     private func connectKioskSignals(view: UnsafeMutablePointer<WebKitWebView>) {
         connections.append(SignalConnection(view, .contextMenu, target: self, handler: PageSignals.refuseContextMenu))
         connections.append(SignalConnection(view, .runFileChooser, target: self, handler: PageSignals.refuseFileChooser))
@@ -226,6 +238,7 @@ final class SignInPage {
     @discardableResult
     func receive(_ event: SignInFlow.Event) -> SignInFlow.Reaction {
         var reaction = flow.handle(event)
+        if case .input = event, kioskFrame?.dismissIdleWarning() == true { emit(.idleWarningDismissed) }
         if let decision = reaction.decision { report(decision) }
         if let followUp = reaction.followUp, !perform(followUp) { reaction.policy = .ignore }
         if let outcome = reaction.outcome { report(outcome) }
@@ -356,7 +369,8 @@ final class SignInPage {
         connections = []
         idleWatch?.cancel()
         settleWatch?.cancel()
-        (idleWatch, settleWatch, loopbackListener, chrome) = (nil, nil, nil, nil)
+        idleWarningWatch?.cancel()
+        (idleWatch, settleWatch, idleWarningWatch, loopbackListener, chrome, kioskFrame) = (nil, nil, nil, nil, nil, nil)
         if let view { LiveSignInPages.shared.unregister(view: view) }
         (windowReference, viewReference) = (nil, nil)
         if let privateContext { WebContextsByProfile.shared.forget(privateContext.context.pointer) }
@@ -456,6 +470,30 @@ final class SignInPage {
         emit(.printRefused(url: url))
     }
 
+    // MARK: The kiosk's frame
+
+    /// A kiosk page refused its context menu or a file chooser.
+    func refused(_ refusal: (String) -> WebAuthenticationEvent, _ what: String) {
+        let url = redactedCurrentURL ?? ""
+        logger.info("kiosk: \(what) refused", metadata: ["url": "\(url)"])
+        emit(refusal(url))
+    }
+
+    /// "Start over" ends the session as Escape does; a touch on the frame is the visitor's input.
+    private func kioskRequested(_ request: KioskFrame.Request) {
+        switch request {
+        case .startOver: receive(.windowClosed)
+        case .input: receive(.input(at: .now))
+        case .keyboardShown(let shown): emit(.touchKeyboard(shown: shown))
+        }
+    }
+
+    /// Shows, counts down or hides the idle warning for the idle deadline now.
+    private func updateIdleWarning() {
+        guard let deadline = flow.idleDeadline, let shown = kioskFrame?.updateIdleWarning(resetAt: deadline, now: .now) else { return }
+        emit(.idleWarningShown(secondsLeft: shown))
+    }
+
     // MARK: Load progress
 
     func loadChanged(_ event: WebKitLoadEvent) {
@@ -472,6 +510,7 @@ final class SignInPage {
             receive(.loadCommitted(errorStatus: Self.errorStatus(of: view)))
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
+            kioskFrame?.show(host: host, tls: tls)
             emit(.loadCommitted(url: url, host: host, tls: tls))
             notifyPageChange()
         case WEBKIT_LOAD_FINISHED:
@@ -526,6 +565,7 @@ final class SignInPage {
         guard let view else { return }
         let progress = webkit_web_view_get_estimated_load_progress(view)
         chrome?.show(progress: progress)
+        kioskFrame?.show(progress: progress)
         emit(.progress(progress))
     }
 

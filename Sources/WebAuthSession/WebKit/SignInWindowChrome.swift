@@ -5,28 +5,17 @@ internal import CWebKitGTK
 /// a Cancel button, and a thin load-progress bar above the page.
 @WebKitActor
 final class SignInWindowChrome {
-    /// How the connection of the page shown is presented.
-    enum Security: Equatable {
-        /// Nothing loaded yet.
-        case unknown
-        /// HTTPS with a valid certificate.
-        case secure
-        /// Plain HTTP: readable by anyone on the way (fine on loopback, shown anyway).
-        case notEncrypted
-    }
-
     /// The box that holds the progress bar and then the page.
     let content: UnsafeMutablePointer<GtkWidget>
     /// The Cancel button (it ends the sign-in as if the window were closed).
     let cancelButton: UnsafeMutablePointer<GtkWidget>
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
-    private let hostLabel: UnsafeMutablePointer<GtkWidget>
-    private let securityIcon: UnsafeMutablePointer<GtkWidget>
+    private let origin: PageOrigin
     private let progressBar: UnsafeMutablePointer<GtkWidget>
     /// What the header shows now (for tests and accessibility checks).
     private(set) var title = "Sign in"
-    private(set) var host = ""
-    private(set) var security = Security.unknown
+    var host: String { origin.host }
+    var security: PageOrigin.Security { origin.security }
 
     /// Builds the chrome into `window` and returns it; the page goes into ``content``.
     init(window: UnsafeMutablePointer<GtkWidget>) {
@@ -38,17 +27,13 @@ final class SignInWindowChrome {
         titleLabel = gtk_label_new("Sign in")!
         gtk_label_set_ellipsize(cwk_label(titleLabel), PANGO_ELLIPSIZE_END)
         gtk_style_context_add_class(gtk_widget_get_style_context(titleLabel), "title")
-        securityIcon = gtk_image_new_from_icon_name("dialog-information-symbolic", GTK_ICON_SIZE_MENU)!
-        hostLabel = gtk_label_new("")!
-        gtk_style_context_add_class(gtk_widget_get_style_context(hostLabel), "subtitle")
-        let origin = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
-        gtk_widget_set_halign(origin, GTK_ALIGN_CENTER)
-        gtk_box_pack_start(cwk_box(origin), securityIcon, 0, 0, 0)
-        gtk_box_pack_start(cwk_box(origin), hostLabel, 0, 0, 0)
+        origin = PageOrigin()
+        gtk_style_context_add_class(gtk_widget_get_style_context(origin.label), "subtitle")
+        gtk_widget_set_halign(origin.box, GTK_ALIGN_CENTER)
         let titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_set_valign(titles, GTK_ALIGN_CENTER)
         gtk_box_pack_start(cwk_box(titles), titleLabel, 0, 0, 0)
-        gtk_box_pack_start(cwk_box(titles), origin, 0, 0, 0)
+        gtk_box_pack_start(cwk_box(titles), origin.box, 0, 0, 0)
         gtk_header_bar_set_custom_title(cwk_header_bar(header), titles)
         gtk_window_set_titlebar(cwk_window(window), header)
 
@@ -66,21 +51,9 @@ final class SignInWindowChrome {
         gtk_window_set_title(cwk_window(window), self.title)
     }
 
-    /// Shows the host of the page just committed and how its connection is protected. A page
-    /// with a certificate error is never shown, so there is no "insecure TLS" state.
+    /// Shows the host of the page just committed and how its connection is protected.
     func show(host: String, tls: TLSState) {
-        self.host = host
-        security = tls == .valid || tls == .validByCAFile ? .secure : .notEncrypted
-        gtk_label_set_text(cwk_label(hostLabel), security == .secure ? host : "\(host) — not encrypted")
-        gtk_image_set_from_icon_name(cwk_image(securityIcon),
-                                     security == .secure ? "channel-secure-symbolic" : "channel-insecure-symbolic",
-                                     GTK_ICON_SIZE_MENU)
-        let tooltip = switch tls {
-        case .valid: "The connection is encrypted and the certificate is valid"
-        case .validByCAFile: "The connection is encrypted and the certificate is valid: it comes from the CA file given for this sign-in"
-        case .none, .invalid: "The connection is not encrypted"
-        }
-        gtk_widget_set_tooltip_text(securityIcon, tooltip)
+        origin.show(host: host, tls: tls)
     }
 
     /// Shows load progress from 0 to 1; hidden when the page has loaded.

@@ -1,0 +1,318 @@
+import CWebKitGTK
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Synchronization
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// The kiosk a visitor sees and uses (issue 19), driven like a person: xdotool's pointer on
+    /// the private Xvfb (XTEST) and a window manager's close request. Each step waits on the
+    /// kiosk's or the page's events.
+    @Suite("Kiosk visitor")
+    struct KioskVisitor {
+        static func kioskOptions(idle: Duration = .seconds(120), _ change: (inout KioskAppearance) -> Void = { _ in }) -> WebAuthenticationOptions {
+            var options = TestEngine.options(.kiosk(idleTimeout: idle))
+            options.websiteData = .ephemeral
+            change(&options.kiosk)
+            return options
+        }
+
+        /// The screen point in the middle of the page's element `selector`.
+        static func screenPoint(of selector: String, in session: WebAuthenticationSession) async throws -> (x: Int, y: Int) {
+            let box = try await session.evaluateJavaScript("""
+                (() => { const r = document.querySelector('\(selector)').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()
+                """)
+            guard case .array(let values) = box, values.count == 2, case .number(let x) = values[0], case .number(let y) = values[1] else {
+                throw XInputFailure(program: "getBoundingClientRect", status: 0, output: "\(box)")
+            }
+            return await Task { @WebKitActor in
+                let view = cwk_web_view_widget(session.page!.view!)!
+                let zoom = webkit_web_view_get_zoom_level(session.page!.view!)
+                return XInput.screenPoint(in: view, x: Int(x * zoom), y: Int(y * zoom))
+            }.value
+        }
+
+        /// Taps the text field `selector` and waits until the touch keyboard has taken its place
+        /// under the page (the page gets shorter: its resize event).
+        static func tapField(_ selector: String, in session: WebAuthenticationSession, recorder: EventRecorder) async throws {
+            let fullHeight = try await session.evaluateJavaScript("window.innerHeight")
+            let field = try await Self.screenPoint(of: selector, in: session)
+            try await XInput.click(x: field.x, y: field.y)
+            #expect(await recorder.first { $0 == .touchKeyboard(shown: true) } == .touchKeyboard(shown: true))
+            let shorter = try await session.evaluateJavaScript("""
+                window.innerHeight < \(fullHeight) || new Promise(r => addEventListener('resize', () => r(window.innerHeight < \(fullHeight)), {once: true}))
+                """)
+            #expect(shorter == .bool(true), "the keyboard took the bottom of the window")
+        }
+
+        @Test("a right click shows no context menu and a click on a file input opens no chooser: both refused and logged")
+        func contextMenuAndFileChooserRefused() async throws {
+            let site = try await TestSite.start()
+            let page = site.page(body: """
+                <p id='text' style='font-size:48px'>Right-click here</p>
+                <input type='file' id='file' style='width:400px;height:80px'>
+                """)
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#file")
+            let text = try await Self.screenPoint(of: "#text", in: session)
+            try await XInput.click(x: text.x, y: text.y, button: 3)
+            let menu = await recorder.first { if case .contextMenuRefused = $0 { true } else { false } }
+            #expect(menu == .contextMenuRefused(url: page.absoluteString))
+            let file = try await Self.screenPoint(of: "#file", in: session)
+            try await XInput.click(x: file.x, y: file.y)
+            let chooser = await recorder.first { if case .fileChooserRefused = $0 { true } else { false } }
+            #expect(chooser == .fileChooserRefused(url: page.absoluteString))
+            let otherWindows = await Task { @WebKitActor () -> Int in
+                let toplevels = gtk_window_list_toplevels()
+                defer { g_list_free(toplevels) }
+                var count = 0
+                var node = toplevels
+                while let current = node {
+                    let window = current.pointee.data.assumingMemoryBound(to: GtkWidget.self)
+                    if window != session.page?.window, gtk_widget_get_visible(window) != 0 { count += 1 }
+                    node = current.pointee.next
+                }
+                return count
+            }.value
+            #expect(otherWindows == 0, "no menu and no file chooser window is on screen")
+            try await session.evaluateJavaScript("location.href = 'com.example:/cb?still=usable'")
+            #expect(try await run.value["still"] == "usable")
+            let log = await session.navigationLog
+            #expect(log.contains { $0.kind == .contextMenuRefused && $0.value == page.absoluteString })
+            #expect(log.contains { $0.kind == .fileChooserRefused && $0.value == page.absoluteString })
+        }
+
+        @Test("the kiosk bar shows the host and lock, hides progress once loaded, and A− / A+ change the page's text size")
+        func barAndZoom() async throws {
+            let site = try await TestSite.start()
+            let page = site.page(body: "<p id='p'>Text</p>")
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb",
+                                                 options: Self.kioskOptions { $0.zoom = 1.2; $0.language = "fr" })
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#p")
+            _ = await recorder.firstLoadFinished()
+            let seen = await Task { @WebKitActor () -> (host: String, security: PageOrigin.Security, progress: Bool, zooms: [Double], label: String) in
+                let frame = session.page!.kioskFrame!
+                let bar = frame.bar!
+                var zooms = [frame.zoom]
+                gtk_button_clicked(cwk_button(bar.largerButton))
+                zooms.append(frame.zoom)
+                gtk_button_clicked(cwk_button(bar.smallerButton))
+                gtk_button_clicked(cwk_button(bar.smallerButton))
+                zooms.append(frame.zoom)
+                let label = gtk_button_get_label(cwk_button(bar.startOverButton)).map { String(cString: $0) } ?? ""
+                return (bar.origin.host, bar.origin.security, bar.isShowingProgress, zooms, label)
+            }.value
+            #expect(seen.host == "127.0.0.1")
+            #expect(seen.security == .notEncrypted)
+            #expect(!seen.progress, "no progress once the page has loaded")
+            #expect(seen.zooms.map { ($0 * 10).rounded() / 10 } == [1.2, 1.3, 1.1])
+            #expect(seen.label == "Recommencer", "the bar speaks the configured language")
+            session.cancel()
+            _ = await run.result
+        }
+
+        @Test("the idle warning counts down over the page; a tap dismisses it and does not reach the page")
+        func idleWarningDismissedByTap() async throws {
+            let site = try await TestSite.start()
+            let page = site.page(body: """
+                <button id='b' style='position:fixed;left:0;top:0;width:100%;height:100%' onclick='window.clicks = (window.clicks || 0) + 1'>page</button>
+                """)
+            // The warning shows 2 s after the last input, 58 s before the reset.
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb",
+                                                 options: Self.kioskOptions(idle: .seconds(60)) { $0.idleWarning = .seconds(58) })
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#b")
+            let shown = await recorder.first { if case .idleWarningShown = $0 { true } else { false } }
+            guard case .idleWarningShown(let seconds)? = shown else { Issue.record("no idle warning: \(String(describing: shown))"); return }
+            #expect((1...58).contains(seconds))
+            let text = await Task { @WebKitActor in (session.page?.kioskFrame?.idleWarning?.layer).map(KioskPictures.texts(in:)) ?? [] }.value
+            #expect(text.contains { $0.hasPrefix("Still there? Starting over in ") && $0.hasSuffix(" s") }, "\(text)")
+            KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-idle")
+            try await XInput.click { session.page?.kioskFrame?.idleWarning?.layer }
+            #expect(await recorder.first { $0 == .idleWarningDismissed } == .idleWarningDismissed)
+            #expect(await Task { @WebKitActor in session.page?.kioskFrame?.idleWarning?.secondsLeft == nil }.value)
+            #expect(try await session.evaluateJavaScript("window.clicks || 0") == .number(0), "the tap went to the warning, not the page")
+            session.cancel()
+            _ = await run.result
+        }
+
+        @Test("the start screen, in French with a logo, title and accent colour, survives a WM_DELETE_WINDOW close request; a click signs the visitor in")
+        func brandedStartScreenSurvivesCloseRequest() async throws {
+            let provider = try await OpenIDProvider.start()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            _ = TestEngine.options()  // the private Xvfb
+            let kiosk = await KioskStation(client: client)
+            await Task { @WebKitActor in
+                kiosk.appearance.language = "fr"
+                kiosk.appearance.title = "Bibliothèque municipale"
+                kiosk.appearance.logo = KioskPictures.logo()
+                kiosk.appearance.accentColor = "#0b5cad"
+            }.value
+            let events = kiosk.events
+            let visitor = Task {
+                try await kiosk.nextVisitor { session in
+                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
+                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
+                }
+            }
+            defer { visitor.cancel() }
+            var iterator = events.makeAsyncIterator()
+            let first = await iterator.next()
+            #expect(first == .startScreen(message: "Bienvenue. Connectez-vous pour continuer."))
+            let screen = await Task { @WebKitActor () -> (texts: [String], images: Int, accent: PNGImage?, picture: Data) in
+                let button = kiosk.startScreen!.button!
+                let window = gtk_widget_get_toplevel(button)!
+                let texts = KioskPictures.texts(in: window) + [gtk_button_get_label(cwk_button(button)).map { String(cString: $0) } ?? ""]
+                let images = KioskPictures.descendants(of: window).count { KioskPictures.typeName(of: $0) == "GtkImage" }
+                return (texts, images, PNGImage(KioskPictures.png(of: button)), KioskPictures.png(of: window))
+            }.value
+            KioskPictures.saveForReadme(screen.picture, "kiosk-start")
+            #expect(screen.texts.contains("Bibliothèque municipale"))
+            #expect(screen.texts.contains("Se connecter"))
+            #expect(screen.images == 1, "the logo")
+            let accent = try #require(screen.accent)
+            #expect(accent.count(0x0b5cad) > accent.width * accent.height / 2, "the button wears the accent colour")
+            #expect(try await XInput.requestClose(title: "Se connecter") == 1)
+            #expect(await iterator.next() == .closeRefused)
+            let kept = await Task { @WebKitActor () -> Bool in
+                guard let button = kiosk.startScreen?.button else { return false }
+                return gtk_widget_get_visible(gtk_widget_get_toplevel(button)) != 0
+            }.value
+            try #require(kept, "the start screen is still shown after the close request")
+            try await XInput.click { kiosk.startScreen?.button }
+            #expect(try await visitor.value.idToken.subject == OpenIDProvider.User.alice.subject)
+        }
+
+        @Test("Start over on the kiosk bar, clicked like a person: back to the start screen, and the next visitor finds none of the last one's cookies")
+        func startOverResets() async throws {
+            let provider = try await OpenIDProvider.start()
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            _ = TestEngine.options()  // the private Xvfb
+            let kiosk = await KioskStation(client: client)
+            await Task { @WebKitActor in
+                kiosk.appearance.title = "City Library"
+                kiosk.appearance.logo = KioskPictures.logo()
+                kiosk.appearance.accentColor = "#0b5cad"
+            }.value
+            let visitors = Visitors()
+            let cookies = Mutex<[String]>([])
+            let script: @Sendable (WebAuthenticationSession) async throws -> Void = { session in
+                let visitor = visitors.next()
+                try await session.waitForElement("#username")
+                let found = try await session.evaluateJavaScript("const found = document.cookie; document.cookie = 'visitor=\(visitor); max-age=3600'; found")
+                cookies.withLock { $0.append(found.stringValue ?? "") }
+                if visitor == 1 {
+                    #expect(try await session.evaluateJavaScript("document.cookie").stringValue?.contains("visitor=1") == true)
+                    KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-bar")
+                    try await XInput.click { session.page?.kioskFrame?.bar?.startOverButton }
+                } else {
+                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
+                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
+                }
+            }
+            let events = kiosk.events
+            let presser = Task {
+                var seen: [KioskStation.Event] = []
+                for await event in events {
+                    seen.append(event)
+                    if case .startScreen = event { try await XInput.click { kiosk.startScreen?.button } }
+                    if event == .signedIn { break }
+                }
+                return seen
+            }
+            let result = try await kiosk.nextVisitor(script: script)
+            #expect(result.idToken.subject == OpenIDProvider.User.alice.subject)
+            let seen = try await presser.value
+            let startAgain = await kiosk.startAgain
+            #expect(seen == [.startScreen(message: await kiosk.welcome), .signInStarted, .reset(.closedByUser),
+                             .startScreen(message: startAgain), .signInStarted, .signedIn])
+            let found = cookies.withLock { $0 }
+            #expect(found.count == 2)
+            #expect(found.allSatisfy { !$0.contains("visitor=") }, "each visitor found no visitor cookie: \(found)")
+        }
+
+        /// A page with a React-controlled username field (React 18 from Debian's node-react) that
+        /// mirrors its state into `#seen`, and a password field.
+        static func reactPage(_ site: TestSite) throws -> URL {
+            func script(_ path: String) throws -> URL {
+                let source = try String(contentsOfFile: path, encoding: .utf8)
+                return site.serve(LocalHTTPResponse(status: 200, headers: ["Content-Type": "text/javascript"], body: source))
+            }
+            let react = try script("/usr/share/nodejs/react/umd/react.production.min.js")
+            let reactDOM = try script("/usr/share/nodejs/react-dom/umd/react-dom.production.min.js")
+            return site.page(head: "<script src='\(react.absoluteString)'></script><script src='\(reactDOM.absoluteString)'></script>", body: """
+                <div id='root'></div><p>Password <input id='password' type='password' style='font-size:32px'></p>
+                <script>
+                function Form() {
+                  const [name, setName] = React.useState('');
+                  return React.createElement('div', null,
+                    React.createElement('input', {id: 'name', value: name, onChange: (e) => setName(e.target.value), style: {fontSize: '32px'}}),
+                    React.createElement('p', {id: 'seen'}, 'React state: ' + name));
+                }
+                ReactDOM.createRoot(document.getElementById('root')).render(React.createElement(Form));
+                </script>
+                """)
+        }
+
+        @Test("the touch keyboard appears when a text field is tapped and goes away when the focus leaves it")
+        func touchKeyboardFollowsFocus() async throws {
+            let site = try await TestSite.start()
+            let page = try Self.reactPage(site)
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#name")
+            let keyboardShowing = { await Task { @WebKitActor in session.page?.kioskFrame?.keyboard?.isShowing }.value }
+            #expect(await keyboardShowing() == false, "no field has focus yet")
+            try await Self.tapField("#name", in: session, recorder: recorder)
+            #expect(await keyboardShowing() == true)
+            let outside = try await Self.screenPoint(of: "#seen", in: session)
+            try await XInput.click(x: outside.x, y: outside.y)
+            #expect(await recorder.first { $0 == .touchKeyboard(shown: false) } == .touchKeyboard(shown: false))
+            #expect(await keyboardShowing() == false)
+            try await session.evaluateJavaScript("location.href = 'com.example:/cb?done=1'")
+            _ = try await run.value
+        }
+
+        @Test("the touch keyboard types into a React-controlled field and a password field, and logs no key")
+        func touchKeyboardTypesIntoReact() async throws {
+            let site = try await TestSite.start()
+            let page = try Self.reactPage(site)
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#name")
+            try await Self.tapField("#name", in: session, recorder: recorder)
+            for character in "alice" {
+                try await XInput.click { session.page?.kioskFrame?.keyboard?.button(for: .character(character)) }
+            }
+            try await session.waitForText("React state: alice")
+            KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-keyboard")
+            let password = try await Self.screenPoint(of: "#password", in: session)
+            try await XInput.click(x: password.x, y: password.y)
+            for character in "zebra" {
+                try await XInput.click { session.page?.kioskFrame?.keyboard?.button(for: .character(character)) }
+            }
+            #expect(try await session.evaluateJavaScript("document.getElementById('password').value") == .string("zebra"))
+            try await session.evaluateJavaScript("location.href = 'com.example:/cb?done=1'")
+            _ = try await run.value
+            let log = await session.navigationLog.map(\.description).joined(separator: "\n")
+            let events = await recorder.all().map { "\($0)" }.joined(separator: "\n")
+            #expect(!log.contains("zebra") && !events.contains("zebra"), "the password's keys appear in no log")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import CWebKitGTK
+import Foundation
+import TestSupport
+@testable import WebAuthSession
+
+/// A person's input on the tests' private Xvfb: xdotool (XTEST) moves the pointer, clicks and
+/// types as a mouse and a keyboard would, and `close_request.py` (python3-xlib) sends the close
+/// request a window manager would. Each waits for its program to finish sending; what the
+/// window then does is waited for on its events.
+enum XInput {
+    /// The environment that reaches the display the engine opened (DISPLAY, XAUTHORITY).
+    private static var environment: [String: String] {
+        let own = ProcessInfo.processInfo.environment
+        return ["DISPLAY": own["DISPLAY"] ?? "", "XAUTHORITY": own["XAUTHORITY"] ?? "", "PATH": own["PATH"] ?? "/usr/bin:/bin"]
+    }
+
+    /// Runs `program` to its end; throws unless it exits 0. Returns its output.
+    @discardableResult
+    private static func run(_ program: String, _ arguments: [String]) async throws -> String {
+        let child = try ChildProcess(program, arguments, environment: environment, stdout: .pipe, stderr: .pipe)
+        var output = Data()
+        while let handle = child.output {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            output.append(chunk)
+        }
+        let status = await child.exitStatus()
+        let text = String(decoding: output, as: UTF8.self)
+        guard status == 0 else { throw XInputFailure(program: program, status: status, output: text) }
+        return text
+    }
+
+    /// Moves the pointer to the middle of the widget `find` returns (on the GTK thread) and clicks `button` (1 left, 3 right).
+    static func click(button: Int = 1, on find: @escaping @WebKitActor @Sendable () -> UnsafeMutablePointer<GtkWidget>?) async throws {
+        let point = await Task { @WebKitActor in
+            find().map { widget in
+                gdk_display_sync(gdk_display_get_default())  // the window's map and layout have reached the X server
+                return center(of: widget)
+            }
+        }.value
+        guard let point else { throw XInputFailure(program: "xdotool", status: -1, output: "no widget to click") }
+        try await click(x: point.x, y: point.y, button: button)
+    }
+
+    /// Moves the pointer to the screen point (`x`, `y`) and clicks `button` there.
+    static func click(x: Int, y: Int, button: Int = 1) async throws {
+        try await run("xdotool", ["mousemove", "--sync", String(x), String(y), "click", String(button)])
+    }
+
+    /// Types `text` on the keyboard, key by key.
+    static func type(_ text: String) async throws {
+        try await run("xdotool", ["type", "--delay", "20", text])
+    }
+
+    /// Sends every window titled `title` a WM_DELETE_WINDOW close request; returns how many.
+    static func requestClose(title: String) async throws -> Int {
+        let script = Bundle.module.url(forResource: "close_request", withExtension: "py", subdirectory: "Fixtures")!
+        // Debian's python3, where python3-xlib is installed (a pyenv python3 may come first in PATH).
+        return Int(try await run("/usr/bin/python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The screen point in the middle of `widget` (its window's origin plus its allocation).
+    @WebKitActor
+    static func center(of widget: UnsafeMutablePointer<GtkWidget>) -> (x: Int, y: Int) {
+        screenPoint(in: widget, x: Int(gtk_widget_get_allocated_width(widget)) / 2, y: Int(gtk_widget_get_allocated_height(widget)) / 2)
+    }
+
+    /// The screen point at (`x`, `y`) inside `widget`.
+    @WebKitActor
+    static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Int, y: Int) -> (x: Int, y: Int) {
+        let toplevel = gtk_widget_get_toplevel(widget)!
+        var (inX, inY): (gint, gint) = (0, 0)
+        gtk_widget_translate_coordinates(widget, toplevel, gint(x), gint(y), &inX, &inY)
+        var (originX, originY): (gint, gint) = (0, 0)
+        gdk_window_get_origin(gtk_widget_get_window(toplevel), &originX, &originY)
+        return (Int(originX + inX), Int(originY + inY))
+    }
+}
+
+/// xdotool or the close-request script failed.
+struct XInputFailure: Error, CustomStringConvertible {
+    let program: String
+    let status: Int32
+    let output: String
+    var description: String { "\(program) exited \(status): \(output)" }
+}
