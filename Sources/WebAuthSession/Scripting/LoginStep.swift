@@ -46,11 +46,11 @@ extension LoginStep: Decodable {
     private enum Key: String, CodingKey, CaseIterable {
         case fill, type, click, pressEnter = "press_enter", waitFor = "wait_for", waitForURL = "wait_for_url"
         case waitForText = "wait_for_text", javascript, chooseAccount = "choose_account"
-        case value, env, file, command, outbox, passEnvironment = "pass_environment"
+        case value, env, file, command, outbox, totp, passEnvironment = "pass_environment"
     }
 
     /// Reads a step written as one action key, plus a value source for `fill` and `type`:
-    /// `{fill: "#password", env: PASSWORD}`, `{type: "#user", value: alice}`, `{click: "#sign-in"}`, `{wait_for_url: "/consent"}`, ...
+    /// `{fill: "#password", env: PASSWORD}`, `{type: "#code", totp: {secret_env: TOTP_SECRET}}`, `{click: "#sign-in"}`, `{wait_for_url: "/consent"}`, ...
     /// A `command` source may name the variables it is given: `{fill: "#code", command: "pass otp web",
     /// pass_environment: [PASSWORD_STORE_DIR]}`.
     /// An unknown key is an error that names the closest known one.
@@ -82,15 +82,16 @@ extension LoginStep: Decodable {
     }
 
     private static func value(in container: KeyedDecodingContainer<Key>, codingPath: [any CodingKey]) throws -> LoginValue {
-        let sources: [Key] = [.value, .env, .file, .command, .outbox]
+        let sources: [Key] = [.value, .env, .file, .command, .outbox, .totp]
         let present = sources.filter { container.contains($0) }
         guard present.count == 1, let source = present.first else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                "fill and type need exactly one of value, env, file, command, outbox"))
+                "fill and type need exactly one of value, env, file, command, outbox, totp"))
         }
         if source != .command, container.contains(.passEnvironment) {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "pass_environment goes with command only"))
         }
+        if source == .totp { return .totp(try container.decode(TOTPSource.self, forKey: .totp)) }
         let text = try container.decode(String.self, forKey: source)
         switch source {
         case .value: return .literal(text)
