@@ -6,7 +6,7 @@ public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
     /// setter, then fires `input` (an `InputEvent`) and `change`, so React, Vue and Angular see it.
     case fill(String, LoginValue)
     /// Focuses the field matching the selector and types `value` with real key events (trusted
-    /// keydown, keypress, input, keyup for each character; see ``PageKeyboard``), replacing
+    /// keydown, keypress, input, keyup for each character, sent through GDK), replacing
     /// what the field held: for pages that listen to keys.
     case type(String, LoginValue)
     /// Clicks the element matching the selector.
