@@ -66,9 +66,9 @@ extension EngineTests {
             #expect(callback["trusted"] == "true")
         }
 
-        @Test("type sends trusted keys that React's state follows, replacing what a field held")
+        @Test("type sends trusted keys that React's state follows, replacing what a field held (nothing to type: no wait)")
         func typeThenEnter() async throws {
-            let callback = try await signIn([.fill("#user", .literal("replaced")), .type("#user", .literal("bob")),
+            let callback = try await signIn([.type("#user", .literal("")), .fill("#user", .literal("replaced")), .type("#user", .literal("bob")),
                                              .type("#password", .environment("PASSWORD")), .pressEnter("#password")])
             #expect(callback["user"] == "bob")
             #expect(callback["password"] == "s3cret pass")

@@ -28,6 +28,7 @@ extension WebAuthenticationSession {
                     \(guardScript)
                     element.focus();
                     if (\(replacing) && typeof element.select === 'function') element.select();
+                    if (\(count) === 0) return true;
                     const form = \(submitsForm) ? element.form : null;
                     let released = 0, cancelled = false, submitted = false;
                     const noteCancelled = (event) => { cancelled ||= event.defaultPrevented; };
@@ -50,6 +51,7 @@ extension WebAuthenticationSession {
         }
         _ = try armed.get()
         if let reason = refusal(page.currentURL) { throw .scriptFailed(message: reason) }
+        guard count > 0 else { return }  // nothing to type: the field is focused, as a person leaves it
         let keyboard = PageKeyboard(view: view)
         guard keys.allSatisfy({ keyboard.press($0) }) else { throw .scriptFailed(message: "the page's view has no window to send keys to") }
         // A page the keys replaced (a submitted form) may fail the await instead: its page change ends the wait.
