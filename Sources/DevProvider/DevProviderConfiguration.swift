@@ -7,7 +7,9 @@ import OpenIDConnect
 /// ```json
 /// {
 ///   "users": [{"username": "alice", "password": "wonderland", "subject": "248289761001",
-///              "name": "Alice Liddell", "email": "alice@example.com"}],
+///              "name": "Alice Liddell", "email": "alice@example.com"},
+///             {"username": "dora", "password": "explorer", "subject": "248289761004", "name": "Dora",
+///              "email": "dora@example.com", "totp_secret": "JBSWY3DPEHPK3PXP"}],
 ///   "clients": [{"client_id": "webauth-demo", "redirect_uris": ["com.example.webauth:/callback"],
 ///                "require_consent": true}],
 ///   "login_method": "password",
@@ -29,10 +31,18 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         public var name: String
         /// The `email` claim; the address the email one-time code goes to.
         public var email: String
+        /// A base32 TOTP secret (RFC 6238, SHA1, 6 digits, 30 s, as in an `otpauth://` URI): after
+        /// the password, the person enters the code of their authenticator app. Default: none.
+        public var totpSecret: String?
 
-        /// A user.
-        public init(username: String, password: String, subject: String, name: String, email: String) {
+        /// A user; with `totpSecret`, one whose password is followed by a TOTP code.
+        public init(username: String, password: String, subject: String, name: String, email: String, totpSecret: String? = nil) {
             (self.username, self.password, self.subject, self.name, self.email) = (username, password, subject, name, email)
+            self.totpSecret = totpSecret
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case username, password, subject, name, email, totpSecret = "totp_secret"
         }
 
         /// The built-in demo user, alice / wonderland.

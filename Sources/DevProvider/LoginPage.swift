@@ -51,6 +51,19 @@ enum LoginPage {
             """)
     }
 
+    /// The second factor of a user with a TOTP secret: the code of their authenticator app.
+    static func totp(interaction: String, error: String?) -> String {
+        document(title: "Enter your authenticator code", body: """
+            <h1>Enter your authenticator code</h1>
+            \(alert(error))
+            <form method="post">
+              <input type="hidden" name="step" value="totp"><input type="hidden" name="interaction" value="\(escape(interaction))">
+              <label>Code <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" autofocus></label>
+              <button id="verify" type="submit">Verify</button>
+            </form>
+            """)
+    }
+
     /// The device verification page: the code the device shows (filled in from its link).
     static func userCode(_ code: String, error: String?) -> String {
         document(title: "Sign in a device", body: """

@@ -1,8 +1,9 @@
 import Foundation
 import OpenIDConnect
 
-/// The authorization endpoint: request checks, the login pages (password, or email and one-time
-/// code), consent, and the response to the client's redirect URI.
+/// The authorization endpoint: request checks, the login pages (password, then a TOTP code for a
+/// user who has a TOTP secret; or email and one-time code), consent, and the response to the
+/// client's redirect URI.
 extension OpenIDProvider {
     /// How many wrong codes an address may try before it must ask for a new one.
     public static let oneTimeCodeTries = 3
@@ -102,7 +103,14 @@ extension OpenIDProvider {
             guard let user = configuration.users.first(where: { $0.username == form["username"] && $0.password == form["password"] }) else {
                 return .page(LoginPage.password(error: "Wrong user name or password."), status: 401)
             }
+            guard user.totpSecret == nil else {
+                let interaction = Self.randomToken()
+                state.withLock { $0.pendingTOTP[interaction] = user.subject }
+                return .page(LoginPage.totp(interaction: interaction, error: nil), status: 200)
+            }
             return .authenticated(subject: user.subject)
+        case "totp":
+            return verifyTOTP(interaction: form["interaction"] ?? "", code: form["code"] ?? "")
         case "choose-email":
             return .page(LoginPage.email(error: nil), status: 200)
         case "email", "resend":
@@ -155,6 +163,30 @@ extension OpenIDProvider {
             return .authenticated(subject: user.subject)
         }
         return .page(LoginPage.code(email: email, error: error, notice: nil), status: 401)
+    }
+
+    /// Checks a TOTP code against the current time step and the one before (a code typed as its
+    /// step ended), refusing a step whose code was already used (RFC 6238 §5.2).
+    private func verifyTOTP(interaction: String, code: String) -> LoginStep {
+        guard let subject = state.withLock({ $0.pendingTOTP[interaction] }),
+              let secret = user(subject: subject)?.totpSecret,
+              let generator = try? TimeBasedOneTimePassword(base32Secret: secret) else {
+            return .invalid
+        }
+        let now = generator.timeStep(at: Date())
+        guard let step = [now, now - 1].first(where: { generator.code(forTimeStep: $0) == code }) else {
+            return .page(LoginPage.totp(interaction: interaction, error: "That code is not right. Try again."), status: 401)
+        }
+        let fresh = state.withLock { state in
+            guard state.lastTOTPSteps[subject].map({ $0 < step }) ?? true else { return false }
+            state.lastTOTPSteps[subject] = step
+            state.pendingTOTP[interaction] = nil
+            return true
+        }
+        guard fresh else {
+            return .page(LoginPage.totp(interaction: interaction, error: "That code was already used. Wait for the next one."), status: 401)
+        }
+        return .authenticated(subject: subject)
     }
 
     func redirect(to uri: String, mode: String?, _ pairs: [(name: String, value: String)]) -> LocalHTTPResponse {

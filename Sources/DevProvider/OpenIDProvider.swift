@@ -79,6 +79,9 @@ public final class OpenIDProvider: Sendable {
         var accessTokens: [String: IssuedAccessToken] = [:]
         var pendingConsents: [String: PendingConsent] = [:]
         var oneTimeCodes: [String: OneTimeCode] = [:]
+        /// People past their password who owe a TOTP code, by interaction; the last TOTP time step used, by subject.
+        var pendingTOTP: [String: String] = [:]
+        var lastTOTPSteps: [String: UInt64] = [:]
         var outbox: [OutboxMessage] = []
         var requestCounts: [String: Int] = [:]
         var signedOutHints: [String] = []

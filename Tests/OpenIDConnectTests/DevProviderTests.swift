@@ -176,6 +176,34 @@ struct DevProviderTests {
         #expect(signedIn.code != nil)
     }
 
+    @Test("TOTP second factor: after the password, the authenticator code; a wrong code and a reused one are refused")
+    func totpFactor() async throws {
+        let dora = OpenIDProvider.User(username: "dora", password: "explorer", subject: "248289761004", name: "Dora",
+                                       email: "dora@example.com", totpSecret: "JBSWY3DPEHPK3PXP")
+        let provider = try await provider { $0.users = [.alice, dora] }
+        let (request, configuration) = try await request(provider)
+        let url = request.url(authorizationEndpoint: configuration.authorizationEndpoint)
+        let generator = try TimeBasedOneTimePassword(base32Secret: "JBSWY3DPEHPK3PXP")
+        #expect(try await logIn(url).status == 302, "a user without a TOTP secret signs in with the password alone")
+
+        let codePage = try await logIn(url, username: "dora", password: "explorer")
+        #expect(codePage.status == 200 && text(codePage).contains("authenticator code"))
+        let interaction = String(try #require(text(codePage).firstMatch(of: /name="interaction" value="([^"]+)"/)?.1))
+        let code = generator.code(at: Date())
+        let refused = try await post(url, [("step", "totp"), ("interaction", interaction), ("code", "00000x")])
+        #expect(refused.status == 401 && text(refused).contains("not right"))
+        let signedIn = try response(try await post(url, [("step", "totp"), ("interaction", interaction), ("code", code)]),
+                                    request, configuration)
+        #expect(signedIn.code != nil)
+
+        let again = try await logIn(url, username: "dora", password: "explorer")
+        let second = String(try #require(text(again).firstMatch(of: /name="interaction" value="([^"]+)"/)?.1))
+        let reused = try await post(url, [("step", "totp"), ("interaction", second), ("code", code)])
+        #expect(reused.status == 401 && text(reused).contains("already used"), "a code works once")
+        let forged = try await post(url, [("step", "totp"), ("interaction", "made-up"), ("code", code)])
+        #expect(forged.status == 400, "a TOTP form needs the interaction its password page made")
+    }
+
     @Test("refresh rotates, revocation ends the refresh token, userinfo needs a live token")
     func refreshRevokeUserinfo() async throws {
         let provider = try await provider()

@@ -160,7 +160,7 @@ struct LoginCommandTests {
     }
 
     @Test("a malformed login script is a usage error that says what is wrong", arguments: [
-        ("steps: [{fill: '#a'}]", "fill needs exactly one of"),
+        ("steps: [{fill: '#a'}]", "fill and type need exactly one of"),
         ("steps: [{click: '#a', fill: '#b', value: x}]", "a step needs exactly one of"),
         ("steps: [{dance: '#a'}]", "a step needs exactly one of"),
         ("nothing: here", "unknown key 'nothing'"),
@@ -168,7 +168,7 @@ struct LoginCommandTests {
         ("steps: [{fill: '#a', outbox: 'file:///etc/passwd'}]", "outbox must be an http(s) URL"),
         ("steps: [{clik: '#a'}]", "line 1, column 9: step 1: unknown key 'clik' (did you mean 'click'?)"),
         ("steps: []\nsetle_time: 3", "unknown key 'setle_time' (did you mean 'settle_time'?)"),
-        ("steps:\n  - click: '#a'\n    value: x", "line 2, column 5: step 1: value goes with fill only, not with click"),
+        ("steps:\n  - click: '#a'\n    value: x", "line 2, column 5: step 1: value goes with fill or type only, not with click"),
         ("steps: [click]", "line 1, column 9: step 1: must be a mapping (name: value)"),
         ("step_timeout: soon\nsteps: []", "line 1, column 15: step_timeout: must be a number"),
         ("steps:\n  - fill: '#a'\n    value: [", "is not valid: line "),

@@ -214,7 +214,7 @@ struct ScriptStepParsingTests {
     @Test("mistakes in the new keys are errors with line and column", arguments: [
         ("steps:\n  - wait_for_url:\n      matches: '(unclosed'\n", "line 3, column 16: step 1, wait_for_url, matches: not a valid regular expression"),
         ("steps:\n  - wait_for_url: {match: 'x'}\n", "line 2, column 19: step 1, wait_for_url: unknown key 'match' (did you mean 'matches'?)"),
-        ("steps:\n  - javascript: '1'\n    optional: true\n", "line 2, column 5: step 1: optional goes with fill, click, press_enter, wait_for, check, uncheck, select, wait_for_enabled only, not with javascript"),
+        ("steps:\n  - javascript: '1'\n    optional: true\n", "line 2, column 5: step 1: optional goes with fill, type, click, press_enter, wait_for, check, uncheck, select or wait_for_enabled only, not with javascript"),
         ("steps:\n  - click: '#a'\n    optional_timeout: 2\n", "line 3, column 23: step 1, optional_timeout: optional_timeout goes with optional: true"),
         ("steps:\n  - click: '#a'\n    option: x\n", "line 2, column 5: step 1: option goes with select only, not with click"),
         ("steps:\n  - select: '#a'\n", "line 2, column 5: step 1: missing 'option'"),

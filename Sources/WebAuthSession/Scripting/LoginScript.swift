@@ -139,40 +139,28 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         switch step {
         case .fill(let selector, let source):
             try await session.waitForElement(selector, timeout: stepTimeout)
-            let type = try await session.evaluateInIsolatedWorld("document.querySelector(\(JSONValue.string(selector)))?.type ?? ''",
-                                                                 timeout: stepTimeout)
-            let isSecret: Bool
-            if case .literal = source {
-                guard type != .string("password") else {
-                    throw LoginStepRefusal("a password field takes its value from env, file or command, not from the script")
-                }
-                isSecret = false
-            } else {
-                isSecret = true
-                if let refusal = destination.refusal(for: await session.page?.currentURL) {
-                    throw LoginStepRefusal("refusing to type \(source) here: \(refusal)")
-                }
-            }
-            let value = try await source.resolve(environment: environment, http: http)
-            try await session.evaluateInIsolatedWorld(Self.element(selector, (isSecret ? destination.javaScriptGuard : "") + """
+            let (value, guardScript) = try await resolve(source, for: selector, in: session, environment: environment, http: http,
+                                                         destination: destination)
+            try await session.evaluateInIsolatedWorld(Self.element(selector, guardScript + """
                 element.focus();
-                const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')?.set;
-                setter ? setter.call(element, \(JSONValue.string(value))) : (element.value = \(JSONValue.string(value)));
-                element.dispatchEvent(new Event('input', { bubbles: true }));
+                const kind = [HTMLInputElement, HTMLTextAreaElement, HTMLSelectElement].find((kind) => element instanceof kind);
+                if (kind) Object.getOwnPropertyDescriptor(kind.prototype, 'value').set.call(element, \(JSONValue.string(value)));
+                else element.value = \(JSONValue.string(value));
+                element.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: \(JSONValue.string(value)) }));
                 element.dispatchEvent(new Event('change', { bubbles: true }));
                 """), timeout: stepTimeout)
+        case .type(let selector, let source):
+            try await session.waitForElement(selector, timeout: stepTimeout)
+            let (value, guardScript) = try await resolve(source, for: selector, in: session, environment: environment, http: http,
+                                                         destination: destination)
+            try await session.press(value.map { .character($0) }, in: selector, replacing: true, guardScript: guardScript,
+                                    refusal: { guardScript.isEmpty ? nil : destination.refusal(for: $0) }, timeout: stepTimeout)
         case .click(let selector):
             try await session.waitForElement(selector, timeout: stepTimeout)
             try await session.evaluateInIsolatedWorld(Self.element(selector, "element.click();"), timeout: stepTimeout)
         case .pressEnter(let selector):
             try await session.waitForElement(selector, timeout: stepTimeout)
-            try await session.evaluateInIsolatedWorld(Self.element(selector, """
-                element.focus();
-                const key = { key: 'Enter', code: 'Enter', keyCode: 13, which: 13, bubbles: true, cancelable: true };
-                const unhandled = element.dispatchEvent(new KeyboardEvent('keydown', key));
-                element.dispatchEvent(new KeyboardEvent('keyup', key));
-                if (unhandled && element.form) element.form.requestSubmit();
-                """), timeout: stepTimeout)
+            try await session.press([.enter], in: selector, replacing: false, submitsForm: true, timeout: stepTimeout)
         case .waitForElement(let selector):
             try await session.waitForElement(selector, timeout: stepTimeout)
         case .waitForURL(containing: let text):
@@ -254,6 +242,26 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         case .string("unchanged"): throw LoginStepRefusal("clicking '\(selector)' did not \(checked ? "tick" : "clear") it: the page refused")
         default: break
         }
+    }
+
+    /// The text `source` gives for the field `selector`, read after the checks: a literal never goes
+    /// into a password field, and a secret only into a page ``SecretDestination`` allows. The
+    /// guard is JavaScript that repeats the destination check where the value is typed (empty
+    /// for a literal).
+    private func resolve(_ source: LoginValue, for selector: String, in session: WebAuthenticationSession, environment: [String: String],
+                         http: any HTTPClient, destination: SecretDestination) async throws -> (value: String, guardScript: String) {
+        let type = try await session.evaluateInIsolatedWorld("document.querySelector(\(JSONValue.string(selector)))?.type ?? ''",
+                                                             timeout: stepTimeout)
+        if case .literal = source {
+            guard type != .string("password") else {
+                throw LoginStepRefusal("a password field takes its value from env, file or command, not from the script")
+            }
+            return (try await source.resolve(environment: environment, http: http), "")
+        }
+        if let refusal = destination.refusal(for: await session.page?.currentURL) {
+            throw LoginStepRefusal("refusing to type \(source) here: \(refusal)")
+        }
+        return (try await source.resolve(environment: environment, http: http), destination.javaScriptGuard)
     }
 
     /// JavaScript that runs `body` with `element` bound to the first match of `selector`.

@@ -2,11 +2,19 @@ import Foundation
 
 /// One step of a ``LoginScript``. Steps that act on an element wait for it first.
 public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
-    /// Types `value` into the field matching the CSS selector (input and change events fire, as when a person types).
+    /// Puts `value` into the field matching the CSS selector through the element's native value
+    /// setter, then fires `input` (an `InputEvent`) and `change`, so React, Vue and Angular see it.
     case fill(String, LoginValue)
+    /// Focuses the field matching the selector and types `value` with real key events (trusted
+    /// keydown, keypress, input, keyup for each character, sent through GDK), replacing
+    /// what the field held: for pages that listen to keys.
+    case type(String, LoginValue)
     /// Clicks the element matching the selector.
     case click(String)
-    /// Presses Enter in the element matching the selector (submitting its form unless the page handles the key).
+    /// Focuses the element matching the selector and presses Enter with a real key event (trusted),
+    /// as a person does: the page handles it, and its form submits by the browser's rules (not
+    /// past a disabled submit button). A form with no submit button is submitted unless the page
+    /// cancelled the key.
     case pressEnter(String)
     /// Waits until an element matching the selector is in the page.
     case waitForElement(String)
@@ -38,6 +46,7 @@ public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fill(let selector, let value): "fill '\(selector)' from \(value)"
+        case .type(let selector, let value): "type into '\(selector)' from \(value)"
         case .click(let selector): "click '\(selector)'"
         case .pressEnter(let selector): "press Enter in '\(selector)'"
         case .waitForElement(let selector): "wait for '\(selector)'"
@@ -58,7 +67,7 @@ public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
     /// The selector of the element this step acts on or waits for; nil for steps without one.
     var elementSelector: String? {
         switch self {
-        case .fill(let selector, _), .click(let selector), .pressEnter(let selector), .waitForElement(let selector),
+        case .fill(let selector, _), .type(let selector, _), .click(let selector), .pressEnter(let selector), .waitForElement(let selector),
              .check(let selector), .uncheck(let selector), .select(let selector, _), .waitForEnabled(let selector):
             selector
         case .optional(let step, _):
@@ -71,27 +80,28 @@ public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
 
 extension LoginStep: Decodable {
     private enum Key: String, CodingKey, CaseIterable {
-        case fill, click, pressEnter = "press_enter", waitFor = "wait_for", waitForURL = "wait_for_url"
+        case fill, type, click, pressEnter = "press_enter", waitFor = "wait_for", waitForURL = "wait_for_url"
         case waitForText = "wait_for_text", javascript, chooseAccount = "choose_account"
         case check, uncheck, select, waitForEnabled = "wait_for_enabled", when
-        case value, env, file, command, outbox, passEnvironment = "pass_environment"
+        case value, env, file, command, outbox, totp, passEnvironment = "pass_environment"
         case option, steps, optional, optionalTimeout = "optional_timeout"
     }
 
     /// The keys that name what a step does; a step has exactly one.
-    private static let actions: [Key] = [.fill, .click, .pressEnter, .waitFor, .waitForURL, .waitForText, .javascript, .chooseAccount,
+    private static let actions: [Key] = [.fill, .type, .click, .pressEnter, .waitFor, .waitForURL, .waitForText, .javascript, .chooseAccount,
                                          .check, .uncheck, .select, .waitForEnabled, .when]
     /// The actions that act on an element, which `optional` may skip.
-    private static let elementActions: [Key] = [.fill, .click, .pressEnter, .waitFor, .check, .uncheck, .select, .waitForEnabled]
+    private static let elementActions: [Key] = [.fill, .type, .click, .pressEnter, .waitFor, .check, .uncheck, .select, .waitForEnabled]
     /// The other keys, and the actions each goes with.
     private static let companions: [Key: [Key]] = [
-        .value: [.fill], .env: [.fill], .file: [.fill], .command: [.fill], .outbox: [.fill], .passEnvironment: [.fill],
+        .value: [.fill, .type], .env: [.fill, .type], .file: [.fill, .type], .command: [.fill, .type], .outbox: [.fill, .type],
+        .totp: [.fill, .type], .passEnvironment: [.fill, .type],
         .option: [.select], .steps: [.when], .optional: elementActions, .optionalTimeout: elementActions,
     ]
 
-    /// Reads a step written as one action key, plus a value source for `fill`:
-    /// `{fill: "#password", env: PASSWORD}`, `{click: "#sign-in"}`, `{wait_for_url: "/consent"}`,
-    /// `{wait_for_url: {matches: "/consent(/|$)"}}`, `{select: "#country", option: "Norway"}`,
+    /// Reads a step written as one action key, plus a value source for `fill` and `type`:
+    /// `{fill: "#password", env: PASSWORD}`, `{type: "#code", totp: {secret_env: TOTP_SECRET}}`, `{click: "#sign-in"}`,
+    /// `{wait_for_url: "/consent"}`, `{wait_for_url: {matches: "/consent(/|$)"}}`, `{select: "#country", option: "Norway"}`,
     /// `{click: "#stay", optional: true, optional_timeout: 2}`, `{when: "#chooser", steps: [...]}`, ...
     /// A `command` source may name the variables it is given: `{fill: "#code", command: "pass otp web",
     /// pass_environment: [PASSWORD_STORE_DIR]}`.
@@ -107,7 +117,7 @@ extension LoginStep: Decodable {
         for key in Key.allCases where container.contains(key) {
             guard let allowed = Self.companions[key], !allowed.contains(action) else { continue }
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "\(key.rawValue) goes with \(allowed.map(\.rawValue).joined(separator: ", ")) only, not with \(action.rawValue)"))
+                "\(key.rawValue) goes with \(Self.list(allowed)) only, not with \(action.rawValue)"))
         }
         let step: LoginStep
         switch action {
@@ -119,11 +129,18 @@ extension LoginStep: Decodable {
         self = try Self.optional(step, in: container)
     }
 
+    /// The keys' names as a list for a message: `fill or type`, `check, uncheck or select`.
+    private static func list(_ keys: [Key]) -> String {
+        let names = keys.map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+
     /// The step `action` with its `argument` (a selector, a text, a script).
     private static func step(_ action: Key, argument: String, in container: KeyedDecodingContainer<Key>,
                              codingPath: [any CodingKey]) throws -> LoginStep {
         switch action {
         case .fill: .fill(argument, try value(in: container, codingPath: codingPath))
+        case .type: .type(argument, try value(in: container, codingPath: codingPath))
         case .click: .click(argument)
         case .pressEnter: .pressEnter(argument)
         case .waitFor: .waitForElement(argument)
@@ -160,16 +177,17 @@ extension LoginStep: Decodable {
     }
 
     private static func value(in container: KeyedDecodingContainer<Key>, codingPath: [any CodingKey]) throws -> LoginValue {
-        let sources: [Key] = [.value, .env, .file, .command, .outbox]
+        let sources: [Key] = [.value, .env, .file, .command, .outbox, .totp]
         let present = sources.filter { container.contains($0) }
         guard present.count == 1, let source = present.first else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                "fill needs exactly one of value, env, file, command, outbox"))
+                "fill and type need exactly one of value, env, file, command, outbox, totp"))
         }
-        let text = try container.decode(String.self, forKey: source)
         if source != .command, container.contains(.passEnvironment) {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "pass_environment goes with command only"))
         }
+        if source == .totp { return .totp(try container.decode(TOTPSource.self, forKey: .totp)) }
+        let text = try container.decode(String.self, forKey: source)
         switch source {
         case .value: return .literal(text)
         case .env: return .environment(text)

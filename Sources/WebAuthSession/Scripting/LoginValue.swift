@@ -18,6 +18,10 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
     /// The newest one-time code in the development provider's outbox: a `GET` of this URL
     /// (`http://127.0.0.1:PORT/outbox?email=ADDRESS`) answering a JSON array of messages with a `code`.
     case outbox(URL)
+    /// The current TOTP code (RFC 6238) of a secret in the environment or a file. A code with
+    /// less than 5 s left is not typed (the step waits for the next one), nor is a code already
+    /// typed in this process (a provider refuses reuse: the step waits for the next one).
+    case totp(TOTPSource)
 
     public var description: String {
         switch self {
@@ -26,6 +30,7 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         case .file(let path): "file \(path)"
         case .command(let command, _): "command `\(command)`"
         case .outbox(let url): "the outbox at \(URLRedaction.redactingValues(url.absoluteString))"
+        case .totp(let source): "\(source)"
         }
     }
 
@@ -45,6 +50,11 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
             return try await Self.run(command, environment: Self.commandEnvironment(from: environment, passing: names))
         case .outbox(let url):
             return try await Self.newestCode(at: url, http: http)
+        case .totp(let source):
+            let generator = try source.generator(environment: environment)
+            do { return try await OneTimeCodes.shared.next(for: generator) } catch {
+                throw .unavailable("cancelled while waiting for the next TOTP code")
+            }
         }
     }
 
