@@ -1,6 +1,6 @@
 import Foundation
 
-/// Replaces this process with another program (`execvp`), as a shell's `exec` does: the program
+/// Replaces this process with another program (`execve`, searched in `PATH` as `execvp` does), as a shell's `exec` does: the program
 /// keeps the process ID, so the signals sent to it and its exit status are the program's.
 ///
 /// The program starts as this process was started: the signals ignored then are ignored (a
@@ -27,14 +27,28 @@ struct ProgramReplacement {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
-        for (name, value) in variables { setenv(name, value, 1) }
+        // The environment goes to execve as a copy: this process's own is left as it is (no setenv).
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(variables) { $1 }
         let arguments = command.map { strdup($0) } + [nil]
-        execvp(command[0], arguments)
-        let error = errno
-        arguments.forEach { free($0) }
+        let entries = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (arguments + entries).forEach { free($0) } }
+        let error = Self.candidates(for: command[0], path: environment["PATH"]).reduce(ENOENT) { found, candidate in
+            execve(candidate, arguments, entries)
+            // As execvp: a program found but not runnable is the answer unless a later one runs.
+            return errno == ENOENT || errno == ENOTDIR ? found : errno
+        }
         let reason = String(cString: strerror(error))
         return error == ENOENT ? CommandFailure(.commandNotFound, "cannot run \(command[0]): \(reason)")
                                : CommandFailure(.cannotRun, "cannot run \(command[0]): \(reason)")
+    }
+
+    /// Where `name` may be, in order: itself when it has a slash, else each folder of `path`
+    /// (as execvp, `/bin:/usr/bin` when unset; an empty entry is the current folder).
+    private static func candidates(for name: String, path: String?) -> [String] {
+        guard !name.contains("/") else { return [name] }
+        return (path ?? "/bin:/usr/bin").split(separator: ":", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? name : "\($0)/\(name)" }
     }
 
     /// The signals whose disposition can be set: the standard ones (below 32) but SIGKILL and SIGSTOP.
