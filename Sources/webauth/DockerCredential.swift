@@ -39,12 +39,7 @@ struct DockerCredential: AsyncParsableCommand {
     @Argument(help: "get, list, erase or store (as Docker calls it).")
     var operation: Operation
 
-    @Option(help: ArgumentHelp("The configuration file with credential_hosts (default: $XDG_CONFIG_HOME/webauth/config.json).",
-                               valueName: "file"))
-    var config: String?
-
-    @OptionGroup var profile: ProfileOptions
-    @OptionGroup var secret: ClientSecretOptions
+    @OptionGroup var helper: CredentialHelperOptions
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no credential was given") {
@@ -57,28 +52,24 @@ struct DockerCredential: AsyncParsableCommand {
     }
 
     private func answer() async throws {
-        let hosts = try CredentialHosts(config: config)
+        let hosts = try helper.hosts()
         switch operation {
         case .store:
             throw CommandFailure(.usage, "docker-credential-webauth does not store passwords: the registry's credential is the access token "
                 + "of a webauth sign-in", advice: "Run `webauth login`, and remove the registry from `docker login`.")
         case .list:
-            let mapped = (hosts.profiles ?? [:]).filter { profile.profile == nil || $0.value == profile.profile }
+            let mapped = (hosts.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
             print(JSONValue.object(mapped.mapValues { _ in .string("oauth2") }).description)
         case .get, .erase:
             let serverURL = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let host = CredentialHosts.host(ofServerURL: serverURL),
-                  let name = hosts.profile(for: host, only: profile.profile, fallback: profile.name) else {
+            guard let host = CredentialHosts.host(ofServerURL: serverURL), let manager = try await helper.manager(for: host, in: hosts) else {
                 print(Self.notFound)
                 throw ExitCode(1)
             }
-            let manager = try await SavedSignIn(profile: profile.named(name), secret: secret).manager()
-            do throws(AuthStateError) {
-                if operation == .erase { return try await manager.expireAccessToken() }
-                let token = try await manager.freshAccessToken()
+            try await CredentialHelperOptions.serve(erase: operation == .erase, with: manager) { token in
                 print(JSONValue.object(["ServerURL": .string(serverURL), "Username": .string("oauth2"), "Secret": .string(token)]).description)
-            } catch { throw CommandFailure(error) }
+            }
         }
     }
 }

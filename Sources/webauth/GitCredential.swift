@@ -31,23 +31,14 @@ struct GitCredential: AsyncParsableCommand {
     @Argument(help: "get, store or erase (as git calls it).")
     var operation: Operation
 
-    @Option(help: ArgumentHelp("The configuration file with credential_hosts (default: $XDG_CONFIG_HOME/webauth/config.json).",
-                               valueName: "file"))
-    var config: String?
-
-    @OptionGroup var profile: ProfileOptions
-    @OptionGroup var secret: ClientSecretOptions
+    @OptionGroup var helper: CredentialHelperOptions
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no credential was given") {
             let request = Self.attributes(FileHandle.standardInput.readDataToEndOfFile())
             guard operation != .store, let host = request["host"], ["https", "http", nil].contains(request["protocol"]) else { return }
-            guard let name = try CredentialHosts(config: config).profile(for: host, only: profile.profile, fallback: profile.name) else { return }
-            let manager = try await SavedSignIn(profile: profile.named(name), secret: secret).manager()
-            do throws(AuthStateError) {
-                if operation == .erase { return try await manager.expireAccessToken() }
-                print("username=oauth2\npassword=\(try await manager.freshAccessToken())")
-            } catch { throw CommandFailure(error) }
+            guard let manager = try await helper.manager(for: host, in: try helper.hosts()) else { return }
+            try await CredentialHelperOptions.serve(erase: operation == .erase, with: manager) { print("username=oauth2\npassword=\($0)") }
         }
     }
 
