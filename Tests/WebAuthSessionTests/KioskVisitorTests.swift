@@ -12,6 +12,22 @@ extension EngineTests {
     /// kiosk's or the page's events.
     @Suite("Kiosk visitor")
     struct KioskVisitor {
+        /// A kiosk for `provider`'s demo client on the private Xvfb, with a title, the test logo and
+        /// a blue accent colour.
+        static func brandedKiosk(_ provider: OpenIDProvider, title: String, language: String? = nil) async throws -> KioskStation {
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
+                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            _ = TestEngine.options()  // the private Xvfb
+            let kiosk = await KioskStation(client: client)
+            await Task { @WebKitActor in
+                kiosk.appearance.language = language
+                kiosk.appearance.title = title
+                kiosk.appearance.logo = KioskPictures.logo()
+                kiosk.appearance.accentColor = "#0b5cad"
+            }.value
+            return kiosk
+        }
+
         static func kioskOptions(idle: Duration = .seconds(120), _ change: (inout KioskAppearance) -> Void = { _ in }) -> WebAuthenticationOptions {
             var options = TestEngine.options(.kiosk(idleTimeout: idle))
             options.websiteData = .ephemeral
@@ -149,16 +165,7 @@ extension EngineTests {
         @Test("the start screen, in French with a logo, title and accent colour, survives a WM_DELETE_WINDOW close request; a click signs the visitor in")
         func brandedStartScreenSurvivesCloseRequest() async throws {
             let provider = try await OpenIDProvider.start()
-            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
-                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
-            _ = TestEngine.options()  // the private Xvfb
-            let kiosk = await KioskStation(client: client)
-            await Task { @WebKitActor in
-                kiosk.appearance.language = "fr"
-                kiosk.appearance.title = "Bibliothèque municipale"
-                kiosk.appearance.logo = KioskPictures.logo()
-                kiosk.appearance.accentColor = "#0b5cad"
-            }.value
+            let kiosk = try await Self.brandedKiosk(provider, title: "Bibliothèque municipale", language: "fr")
             let events = kiosk.events
             let visitor = Task {
                 try await kiosk.nextVisitor { session in
@@ -197,15 +204,7 @@ extension EngineTests {
         @Test("Start over on the kiosk bar, clicked like a person: back to the start screen, and the next visitor finds none of the last one's cookies")
         func startOverResets() async throws {
             let provider = try await OpenIDProvider.start()
-            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
-                                             redirectURI: try RedirectURI("com.example.webauth:/callback"))
-            _ = TestEngine.options()  // the private Xvfb
-            let kiosk = await KioskStation(client: client)
-            await Task { @WebKitActor in
-                kiosk.appearance.title = "City Library"
-                kiosk.appearance.logo = KioskPictures.logo()
-                kiosk.appearance.accentColor = "#0b5cad"
-            }.value
+            let kiosk = try await Self.brandedKiosk(provider, title: "City Library")
             let visitors = Visitors()
             let cookies = Mutex<[String]>([])
             let script: @Sendable (WebAuthenticationSession) async throws -> Void = { session in
