@@ -45,6 +45,7 @@ extension EngineTests {
             let authentication = ClientAuthentication.clientSecretBasic(secret: provider.clientSecret)
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-confidential",
                                              redirectURI: try RedirectURI(Self.redirect), authentication: authentication)
+            // The response as a form post here (the other tests use the query).
             let result = try await client.signIn(scopes: ["openid", "profile", "email"], responseMode: .formPost, options: TestEngine.options(),
                                                  script: Self.login("consent", user: "dwho", provider: provider))
             #expect(result.idToken.issuer == provider.issuer)
@@ -66,7 +67,8 @@ extension EngineTests {
 
             // RP-initiated logout: end_session with id_token_hint, back at the post-logout redirect URI with
             // the state sent. (Each session has its own cookie jar here, so the portal sees no SSO cookie
-            // on this page and cannot end that session: whether it is gone is not checked.)
+            // on this page and cannot end that session: whether it is gone is not checked. A persistent
+            // profile shared by both pages stops at the portal's /oauth2 page: not yet understood.)
             let signedOut = try await client.signOut(await manager.state, options: TestEngine.options())
             #expect(signedOut.reauthenticationReason == .signedOut)
         }
@@ -74,7 +76,7 @@ extension EngineTests {
         @Test("password, then the TOTP second factor, through the public client with PKCE")
         func passwordAndTOTP() async throws {
             let provider = try LemonLDAPProvider.shared.get()
-            let result = try await publicClient(provider).signIn(responseMode: .formPost, options: TestEngine.options(),
+            let result = try await publicClient(provider).signIn(options: TestEngine.options(),
                                                                  script: Self.login("totp", user: "rtyler", provider: provider))
             #expect(result.idToken.subject == "rtyler")
             #expect(result.tokens?.accessToken != nil)
@@ -85,11 +87,11 @@ extension EngineTests {
             let provider = try LemonLDAPProvider.shared.get()
             let client = try publicClient(provider)
             // The first script waits for the consent screen and accepts it: it fails if none appears.
-            let first = try await client.signIn(responseMode: .formPost, options: TestEngine.options(), script: Self.login("consent", user: "msmith", provider: provider))
+            let first = try await client.signIn(options: TestEngine.options(), script: Self.login("consent", user: "msmith", provider: provider))
             #expect(first.idToken.subject == "msmith")
             // A fresh cookie jar (ephemeral sessions), so a new SSO session; the script has no consent
             // step, so a consent screen would stop it (the page settles with no redirect) and fail.
-            let second = try await client.signIn(responseMode: .formPost, options: TestEngine.options(), script: Self.login("remembered", user: "msmith", provider: provider))
+            let second = try await client.signIn(options: TestEngine.options(), script: Self.login("remembered", user: "msmith", provider: provider))
             #expect(second.idToken.subject == "msmith")
             #expect(second.idToken.rawValue != first.idToken.rawValue)
         }
