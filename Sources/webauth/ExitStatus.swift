@@ -104,7 +104,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .closedByUser, .cancelled: .cancelled
         case .timedOut, .abandoned: .timedOut
         case .loadFailed, .tlsFailure: .networkError
-        case .invalidCallback, .embeddedViewRefused, .providerErrorPage: .providerError
+        case .invalidCallback, .embeddedViewRefused, .providerErrorPage, .formActionBlocked: .providerError
         // Only a login script's page settles, and the page was still asking for something: the
         // script or the values it typed (a wrong password) are what to fix.
         case .pageSettled: .scriptFailed

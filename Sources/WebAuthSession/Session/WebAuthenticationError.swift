@@ -62,6 +62,11 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// token-like runs hidden). Choose another way to sign in on the provider's page (a password,
     /// a one-time code), or have the provider offer one for this account.
     case passkeyRequested(operation: PasskeyOperation, relyingParty: String, pageText: String)
+    /// The provider's Content-Security-Policy (`form-action`) stopped a form the page submitted
+    /// (on `page`, values redacted), most likely at its redirect to `redirectURI`: browsers apply
+    /// `form-action` to a form's redirects. The provider must allow the redirect URI's scheme
+    /// there (LemonLDAP::NG: `cspFormAction`, whose default `*` names network schemes only).
+    case formActionBlocked(redirectURI: String, page: String)
     /// The proxy `proxy` (`host:port`) asked for credentials (HTTP 407) and refused the ones
     /// given, or (`credentialsGiven` false) none were: give the user in the proxy URL
     /// (`http://user@host:port`) and the password there or, for `webauth`, in `WEBAUTH_PROXY_PASSWORD`.
@@ -94,6 +99,9 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         case .browserUnavailable(let message): "the system browser could not be opened: \(message)"
         case .pageSettled(let page, let after): "no redirect, and the page did not change for \(after) after the login script's last step: \(page)"
         case .providerErrorPage(let status, let page): "the provider answered the authorization request with HTTP \(status): \(page)"
+        case .formActionBlocked(let redirectURI, let page):
+            "the provider's Content-Security-Policy (form-action) stopped the form on \(page), most likely at its redirect to "
+                + "\(redirectURI): the provider must allow that redirect URI there (LemonLDAP::NG: cspFormAction)"
         case .passkeyRequested(let operation, let relyingParty, let text):
             "the page asks to \(operation) for \(relyingParty), which this browser engine cannot do (no WebAuthn): choose "
                 + "another way to sign in (a password, a one-time code) or ask the provider for one; the page says \"\(text)\""

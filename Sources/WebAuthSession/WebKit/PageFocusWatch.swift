@@ -15,13 +15,9 @@ final class PageFocusWatch {
     /// Watches `view`'s pages from the next load on; `onChange` hears whether a text field has focus.
     init(view: UnsafeMutablePointer<WebKitWebView>, onChange: @escaping @WebKitActor (Bool) -> Void) {
         self.onChange = onChange
-        let manager = webkit_web_view_get_user_content_manager(view)!
-        webkit_user_content_manager_register_script_message_handler_in_world(manager, Self.channel, JavaScriptBridge.helperWorld)
-        let script = webkit_user_script_new_for_world(Self.source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
-                                                      WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, JavaScriptBridge.helperWorld, nil, nil)!
-        webkit_user_content_manager_add_script(manager, script)
-        webkit_user_script_unref(script)  // the manager holds its own
-        connection = SignalConnection(manager, .scriptMessageReceived(Self.channel), target: self, handler: Self.received)
+        connection = PageScriptChannel.install(Self.source, posting: Self.channel, world: JavaScriptBridge.helperWorld, in: view) {
+            SignalConnection($0, .scriptMessageReceived(Self.channel), target: self, handler: Self.received)
+        }
     }
 
     private nonisolated static let received: CWKScriptMessageHandler = { _, result, data in

@@ -47,15 +47,9 @@ enum PasskeyStub {
     /// Installs the stub in `view`'s pages; `page` hears its reports for as long as the returned
     /// connection is kept.
     static func install(in view: UnsafeMutablePointer<WebKitWebView>, reportingTo page: SignInPage) -> SignalConnection {
-        let manager = webkit_web_view_get_user_content_manager(view)!
-        // Connected before the handler is registered, so no message can come first (WebKit's advice).
-        let connection = SignalConnection(manager, .scriptMessageReceived(messageHandler), target: page, handler: received)
-        webkit_user_content_manager_register_script_message_handler(manager, messageHandler)
-        let userScript = webkit_user_script_new(script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
-                                                nil, nil)
-        defer { webkit_user_script_unref(userScript) }
-        webkit_user_content_manager_add_script(manager, userScript)
-        return connection
+        PageScriptChannel.install(script, posting: messageHandler, world: nil, in: view) {
+            SignalConnection($0, .scriptMessageReceived(messageHandler), target: page, handler: received)
+        }
     }
 
     /// A report from the stub: its operation and relying party, read as JSON.

@@ -86,6 +86,7 @@ final class SignInPage {
         }
         connectSignals(view: view, window: window)
         connections.append(PasskeyStub.install(in: view, reportingTo: self))
+        connections.append(FormActionWatch.install(in: view, reportingTo: self))
         if case .kiosk = options.presentation {
             connectKioskSignals(view: view)
             idleWatch = wake(at: { $0.flow.idleDeadline }) { page in page.receive(.idleCheck(at: .now)) }
@@ -586,6 +587,9 @@ final class SignInPage {
     var currentURL: String? {
         view.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) }
     }
+
+    /// The redirect URI the sign-in waits for.
+    var redirectURI: RedirectURI { flow.policy.redirectURI }
 
     /// The URL of the page shown now with its values redacted, for messages and reports.
     var redactedCurrentURL: String? {
