@@ -14,11 +14,12 @@ public struct PageSummary: Sendable, Hashable, CustomStringConvertible {
     /// shows no text.
     public let message: String
 
-    /// A summary of a page at `url` (redacted here).
+    /// A summary of a page at `url` (its values redacted here) showing `message` (anything in it
+    /// that looks like a token, a code or a `state` hidden here: a page may echo its own address).
     public init(url: String, title: String, message: String) {
         self.url = URLRedaction.redactingValues(url)
         self.title = title
-        self.message = message
+        self.message = TextRedaction.hidingTokenLikeRuns(in: message)
     }
 
     public var description: String {
