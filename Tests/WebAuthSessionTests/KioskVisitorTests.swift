@@ -199,6 +199,7 @@ extension EngineTests {
             try #require(kept, "the start screen is still shown after the close request")
             try await XInput.click { kiosk.startScreen?.button }
             #expect(try await visitor.value.idToken.subject == OpenIDProvider.User.alice.subject)
+            #expect(provider.languagesAsked.last?.uiLocales == "fr", "the provider's page is asked for the kiosk's language")
         }
 
         @Test("Start over on the kiosk bar, clicked like a person: back to the start screen, and the next visitor finds none of the last one's cookies")

@@ -95,6 +95,7 @@ public final class KioskStation {
             options.presentation = .kiosk(allowedHosts: allowedHosts, idleTimeout: idleTimeout)
             options.websiteData = .ephemeral
             options.kiosk = appearance
+            if let language = appearance.language { options.languages = [language] }  // the provider's page speaks it too
             eventSink.yield(.signInStarted)
             do {
                 let result = try await client.signIn(scopes: scopes, additionalParameters: additionalParameters, options: options, script: script)

@@ -17,7 +17,8 @@ public struct KioskAppearance: Sendable, Hashable {
     public var touchKeyboard = true
     /// The language of the kiosk's own words (start screen, bar, warning, keyboard): `"en"` or
     /// `"fr"`. `nil`: the first of `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` that is set;
-    /// English when none names a language the kiosk speaks. Default: `nil`.
+    /// English when none names a language the kiosk speaks. When set, the provider's page is
+    /// asked for it too (`Accept-Language`, `ui_locales`). Default: `nil`.
     public var language: String?
     /// The page's text size (WebKit's zoom level) a visitor starts with; A− and A+ change it by
     /// a tenth. Default: 1.
