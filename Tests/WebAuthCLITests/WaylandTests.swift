@@ -39,6 +39,18 @@ struct WaylandTests {
         #expect(unexpected.isEmpty, "criticals not caused by the missing seat: \(unexpected)")
     }
 
+    @Test("the popup's screenshot is the window, 480 pixels wide, without the shadow weston lets GTK draw around it")
+    func popupScreenshotHasNoShadow() async throws {
+        let weston = try Weston()
+        let directory = webauth.home.appendingPathComponent("wayland-shadow")
+        let run = try await webauth(["demo", "--presentation", "window", "--screenshots", directory.path], environment: weston.environment)
+        await weston.stop()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let size = try Self.pngSize(directory.appendingPathComponent("1-login.png"))
+        #expect(size.width == 480, "the default window is 480 wide (with the shadow: \(size.width))")
+        #expect(size.height > 640 && size.height < 700, "640 of page and a header bar, no shadow: \(size.height)")
+    }
+
     /// A PNG's width and height, from its header.
     static func pngSize(_ file: URL) throws -> (width: Int, height: Int) {
         let bytes = [UInt8](try Data(contentsOf: file).prefix(24))
