@@ -315,4 +315,9 @@ static inline gboolean cwk_is_container(GtkWidget *widget) { return GTK_IS_CONTA
 /** GTK_OVERLAY(): the kiosk window's layers (the page, then the idle warning over it). */
 static inline GtkOverlay *cwk_overlay(GtkWidget *widget) { return GTK_OVERLAY(widget); }
 
+/* ---- Issue 16.5: Wayland --------------------------------------------------- */
+
+/** GTK_BIN(): a window's one child (its content, without the header bar). */
+static inline GtkBin *cwk_bin(GtkWidget *widget) { return GTK_BIN(widget); }
+
 #endif /* CWEBKITGTK_H */

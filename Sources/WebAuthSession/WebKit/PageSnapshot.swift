@@ -53,10 +53,11 @@ enum PageSnapshot {
         gtk_container_check_resize(cwk_container(window))
         var (x, y): (gint, gint) = (0, 0)
         guard gtk_widget_translate_coordinates(cwk_web_view_widget(view), window, 0, 0, &x, &y) != 0 else { return nil }
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width(window),
-                                                 gtk_widget_get_allocated_height(window))!
+        let frame = frame(of: window)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, frame.width, frame.height)!
         let cairo = cairo_create(surface)!
         defer { cairo_destroy(cairo) }
+        cairo_translate(cairo, Double(-frame.x), Double(-frame.y))
         gtk_widget_draw(window, cairo)
         // Only where the view is now: a kiosk's touch keyboard may just have taken the bottom of it.
         cairo_save(cairo)
@@ -73,6 +74,26 @@ enum PageSnapshot {
             gtk_widget_draw(overlay, cairo)
         }
         return surface
+    }
+
+    /// The part of `window` a person sees as the window, in its coordinates. Under a compositor
+    /// (Wayland, a composited X11 desktop) GTK draws a transparent shadow around a window with a
+    /// header bar, inside the window's allocation: then only the header bar and the content.
+    private static func frame(of window: UnsafeMutablePointer<GtkWidget>) -> GdkRectangle {
+        let whole = GdkRectangle(x: 0, y: 0, width: gtk_widget_get_allocated_width(window),
+                                 height: gtk_widget_get_allocated_height(window))
+        guard gdk_screen_is_composited(gtk_widget_get_screen(window)) != 0 else { return whole }
+        let parts = [gtk_window_get_titlebar(cwk_window(window)), gtk_bin_get_child(cwk_bin(window))]
+            .compactMap { $0 }.filter { gtk_widget_get_visible($0) != 0 }
+        var (left, top, right, bottom) = (whole.width, whole.height, gint(0), gint(0))
+        for part in parts {
+            var (x, y): (gint, gint) = (0, 0)
+            guard gtk_widget_translate_coordinates(part, window, 0, 0, &x, &y) != 0 else { return whole }
+            (left, top) = (min(left, x), min(top, y))
+            (right, bottom) = (max(right, x + gtk_widget_get_allocated_width(part)), max(bottom, y + gtk_widget_get_allocated_height(part)))
+        }
+        guard right > left, bottom > top else { return whole }
+        return GdkRectangle(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// A cairo image surface as PNG bytes.
