@@ -135,6 +135,53 @@ extension EngineTests {
             _ = await run.result
         }
 
+        @Test("a screen reader hears what the bar's A− / A+, its lock and the touch keyboard's symbol keys do, not their symbols")
+        func accessibleNames() async throws {
+            let site = try await TestSite.start()
+            let session = try TestEngine.session(site.page(body: "<p id='p'>Text</p>"), redirectURI: "com.example:/cb",
+                                                 options: Self.kioskOptions { $0.language = "fr" })
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#p")
+            _ = await recorder.firstLoadFinished()
+            let names = await Task { @WebKitActor () -> [String] in
+                let frame = session.page!.kioskFrame!
+                let widgets = [frame.bar!.smallerButton, frame.bar!.largerButton, frame.keyboard!.button(for: .backspace)!,
+                               frame.keyboard!.button(for: .enter)!]
+                let lock = KioskPictures.descendants(of: frame.bar!.origin.box).first { KioskPictures.typeName(of: $0) == "GtkImage" }!
+                return (widgets + [lock]).map { atk_object_get_name(gtk_widget_get_accessible($0)).map { String(cString: $0) } ?? "" }
+            }.value
+            #expect(names == ["Texte plus petit", "Texte plus grand", "Backspace", "Enter", "Connection not encrypted"])
+            session.cancel()
+            _ = await run.result
+        }
+
+        @Test("with a keyboard alone: the start screen's button has the focus, drawn, and Return signs the visitor in")
+        func startScreenByKeyboard() async throws {
+            let provider = try await OpenIDProvider.start()
+            let kiosk = try await Self.brandedKiosk(provider, title: "Library", language: "en")
+            let events = kiosk.events
+            let visitor = Task {
+                try await kiosk.nextVisitor { session in
+                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
+                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
+                }
+            }
+            defer { visitor.cancel() }
+            var iterator = events.makeAsyncIterator()
+            _ = await iterator.next()  // the start screen
+            let focus = await Task { @WebKitActor () -> (focused: Bool, visible: Bool) in
+                let button = kiosk.startScreen!.button!
+                gdk_display_sync(gdk_display_get_default())
+                return (gtk_widget_is_focus(button) != 0, gtk_window_get_focus_visible(cwk_window(gtk_widget_get_toplevel(button))) != 0)
+            }.value
+            #expect(focus.focused, "the button has the keyboard focus")
+            #expect(focus.visible, "the focus is drawn")
+            try await XInput.key("Return", window: "Sign in")
+            #expect(try await visitor.value.idToken.subject == OpenIDProvider.User.alice.subject)
+        }
+
         @Test("the idle warning counts down over the page; a tap dismisses it and does not reach the page")
         func idleWarningDismissedByTap() async throws {
             let site = try await TestSite.start()

@@ -48,6 +48,8 @@ final class KioskBar {
         smallerButton = gtk_button_new_with_label("A−")!
         gtk_widget_set_tooltip_text(largerButton, text.largerText)
         gtk_widget_set_tooltip_text(smallerButton, text.smallerText)
+        AccessibleName.set(largerButton, text.largerText)  // not "A+": a screen reader says what it does
+        AccessibleName.set(smallerButton, text.smallerText)
         gtk_box_pack_end(cwk_box(box), startOverButton, 0, 0, 0)
         gtk_box_pack_end(cwk_box(box), largerButton, 0, 0, 0)
         gtk_box_pack_end(cwk_box(box), smallerButton, 0, 0, 0)

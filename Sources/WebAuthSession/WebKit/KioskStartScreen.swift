@@ -49,6 +49,9 @@ final class KioskStartScreen {
         self.window = window
         self.button = button
         gtk_widget_show_all(window)
+        // Usable with a keyboard alone: the button has the focus, drawn, so Enter or Space starts.
+        gtk_widget_grab_focus(button)
+        gtk_window_set_focus_visible(cwk_window(window), 1)
     }
 
     private nonisolated static let pressedHandler: CWKClickedHandler = { _, data in

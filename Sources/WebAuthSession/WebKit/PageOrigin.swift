@@ -29,6 +29,7 @@ final class PageOrigin {
     init(notEncrypted: String = "not encrypted", iconSize: GtkIconSize = GTK_ICON_SIZE_MENU) {
         (notEncryptedText, self.iconSize) = (notEncrypted, iconSize)
         securityIcon = gtk_image_new_from_icon_name("dialog-information-symbolic", iconSize)!
+        AccessibleName.set(securityIcon, "Connection not known yet")
         hostLabel = gtk_label_new("")!
         box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
         gtk_box_pack_start(cwk_box(box), securityIcon, 0, 0, 0)
@@ -52,5 +53,7 @@ final class PageOrigin {
         case .none, .invalid: "The connection is not encrypted"
         }
         gtk_widget_set_tooltip_text(securityIcon, tooltip)
+        AccessibleName.set(securityIcon, security == .secure ? "Connection encrypted, certificate valid" : "Connection not encrypted",
+                           description: tooltip)
     }
 }

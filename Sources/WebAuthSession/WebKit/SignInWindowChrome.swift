@@ -23,6 +23,7 @@ final class SignInWindowChrome {
         gtk_header_bar_set_show_close_button(cwk_header_bar(header), 0)
         cancelButton = gtk_button_new_with_mnemonic("_Cancel")!
         gtk_header_bar_pack_start(cwk_header_bar(header), cancelButton)
+        AccessibleName.set(cancelButton, "Cancel", description: "Ends the sign-in and closes this window")
 
         titleLabel = gtk_label_new("Sign in")!
         gtk_label_set_ellipsize(cwk_label(titleLabel), PANGO_ELLIPSIZE_END)

@@ -29,12 +29,12 @@ final class TouchKeyboard {
         for (index, row) in Self.rows.enumerated() {
             let line = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
             gtk_widget_set_halign(line, GTK_ALIGN_CENTER)
-            if index == 3 { shiftButton = add("⇧", nil, to: line) }
+            if index == 3 { shiftButton = add("⇧", nil, to: line, name: "Shift") }
             for character in row { letterButtons.append(add(String(character), .character(character), to: line)) }
             switch index {
-            case 0: _ = add("⌫", .backspace, to: line, width: 96)
-            case 1: _ = add("⇥", .tab, to: line, width: 96)
-            case 2: _ = add("⏎", .enter, to: line, width: 96)
+            case 0: _ = add("⌫", .backspace, to: line, width: 96, name: "Backspace")
+            case 1: _ = add("⇥", .tab, to: line, width: 96, name: "Tab")
+            case 2: _ = add("⏎", .enter, to: line, width: 96, name: "Enter")
             default: break
             }
             gtk_box_pack_start(cwk_box(box), line, 0, 0, 0)
@@ -48,9 +48,12 @@ final class TouchKeyboard {
         gtk_widget_set_no_show_all(box, 1)  // the window's show_all leaves it hidden
     }
 
-    /// A key button labelled `label` in `line` that reports `key` (`nil`: the shift key).
-    private func add(_ label: String, _ key: Key?, to line: UnsafeMutablePointer<GtkWidget>, width: gint = 64) -> UnsafeMutablePointer<GtkWidget> {
+    /// A key button labelled `label` in `line` that reports `key` (`nil`: the shift key); `name` is
+    /// what a screen reader says for a symbol label.
+    private func add(_ label: String, _ key: Key?, to line: UnsafeMutablePointer<GtkWidget>, width: gint = 64,
+                     name: String? = nil) -> UnsafeMutablePointer<GtkWidget> {
         let button = gtk_button_new_with_label(label)!
+        if let name { AccessibleName.set(button, name) }
         gtk_widget_set_size_request(button, width, 56)
         gtk_widget_set_can_focus(button, 0)  // the page's field keeps the focus
         gtk_box_pack_start(cwk_box(line), button, 0, 0, 0)

@@ -52,6 +52,11 @@ enum XInput {
         try await run("xdotool", ["type", "--delay", "20", text])
     }
 
+    /// Gives the keyboard focus to the window titled `title` and presses `key` (an X keysym name: "Return", "Tab").
+    static func key(_ key: String, window title: String) async throws {
+        try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "key", key])
+    }
+
     /// Sends every window titled `title` a WM_DELETE_WINDOW close request; returns how many.
     static func requestClose(title: String) async throws -> Int {
         let script = Bundle.module.url(forResource: "close_request", withExtension: "py", subdirectory: "Fixtures")!
