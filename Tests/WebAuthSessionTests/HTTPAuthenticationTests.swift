@@ -1,0 +1,61 @@
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// Pages that ask for HTTP authentication (a real `401` with a Basic or Digest challenge,
+    /// checked by the server): a login script's `http_auth` answers them; wrong or missing
+    /// credentials, and a kiosk, end the session with a typed error instead of a hang.
+    @Suite("HTTP authentication asked by the page")
+    struct HTTPAuthentication {
+        static let alice = HTTPAuthenticationCredentials(username: "alice", password: .environment("SITE_PASSWORD"))
+
+        /// Starts `session` beside a login script with `credentials` and no steps.
+        static func signIn(_ session: WebAuthenticationSession, credentials: HTTPAuthenticationCredentials?,
+                           password: String = "s3cret-pw") async throws(WebAuthenticationError) -> RedirectCallback {
+            let script = Task {
+                try await LoginScript([], settleTimeout: nil, httpAuthentication: credentials)
+                    .run(in: session, environment: ["SITE_PASSWORD": password])
+            }
+            defer { script.cancel() }
+            return try await session.start()
+        }
+
+        @Test("a headless login script's http_auth reaches the page", arguments: ["basic", "digest"])
+        func answered(scheme: String) async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/\(scheme)"), redirectURI: "com.example:/cb")
+            let callback = try await Self.signIn(session, credentials: Self.alice)
+            #expect(callback["reached"] == scheme)
+        }
+
+        @Test("a wrong password is httpAuthenticationFailed, not a second try", arguments: ["basic", "digest"])
+        func wrongPassword(scheme: String) async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/\(scheme)"), redirectURI: "com.example:/cb")
+            let realm = scheme == "basic" ? "Basic area" : "Digest area"
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: realm)) {
+                try await Self.signIn(session, credentials: Self.alice, password: "wrong")
+            }
+        }
+
+        @Test("a headless script with no http_auth fails at once with httpAuthenticationFailed")
+        func noCredentials() async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "Basic area")) {
+                try await Self.signIn(session, credentials: nil)
+            }
+        }
+
+        @Test("a kiosk refuses HTTP authentication unless its options allow it")
+        func kioskRefuses() async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb", options: TestEngine.options(.kiosk()))
+            await #expect(throws: WebAuthenticationError.httpAuthenticationRefused(host: "127.0.0.1", realm: "Basic area")) {
+                try await session.start()
+            }
+        }
+    }
+}
