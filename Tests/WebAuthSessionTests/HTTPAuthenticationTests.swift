@@ -40,12 +40,13 @@ extension EngineTests {
             }
         }
 
-        @Test("a headless script with no http_auth fails at once with httpAuthenticationFailed")
-        func noCredentials() async throws {
+        @Test("a headless script with no http_auth, or a literal password, fails at once with httpAuthenticationFailed",
+              arguments: [nil, HTTPAuthenticationCredentials(username: "alice", password: .literal("s3cret-pw"))])
+        func noCredentials(credentials: HTTPAuthenticationCredentials?) async throws {
             let server = try PythonFixtureServer(script: "http_auth_server")
             let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
             await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "Basic area")) {
-                try await Self.signIn(session, credentials: nil)
+                try await Self.signIn(session, credentials: credentials)
             }
         }
 

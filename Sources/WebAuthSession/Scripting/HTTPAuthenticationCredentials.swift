@@ -12,7 +12,8 @@ public struct HTTPAuthenticationCredentials: Sendable, Hashable, Decodable {
     /// The user name, written in the script.
     public var username: String
     /// Where the password comes from: ``LoginValue/environment(_:)``, ``LoginValue/file(_:)`` or
-    /// ``LoginValue/command(_:passing:)``.
+    /// ``LoginValue/command(_:passing:)``; any other source is not used (a page that asks then
+    /// fails the session as if there were no credentials).
     public var password: LoginValue
 
     /// Credentials of `username` with the password read from `password` when the script starts.

@@ -273,11 +273,16 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         return (try await source.resolve(environment: environment, http: http), destination.javaScriptGuard)
     }
 
-    /// The user name and password of ``httpAuthentication``, read now; nil without it, or if its
-    /// password cannot be read (a page that asks then fails the session, as with none).
+    /// The user name and password of ``httpAuthentication``, read now; nil without it, if its
+    /// password is not from env, a file or a command, or if it cannot be read (a page that asks
+    /// then fails the session, as with none).
     private func httpCredential(environment: [String: String], http: any HTTPClient) async -> HTTPCredential? {
-        guard let httpAuthentication, let password = try? await httpAuthentication.password.resolve(environment: environment, http: http)
-        else { return nil }
+        guard let httpAuthentication else { return nil }
+        switch httpAuthentication.password {
+        case .environment, .file, .command: break
+        case .literal, .outbox, .totp: return nil
+        }
+        guard let password = try? await httpAuthentication.password.resolve(environment: environment, http: http) else { return nil }
         return HTTPCredential(user: httpAuthentication.username, password: password)
     }
 
