@@ -59,9 +59,9 @@ struct PageHTTPAuthentication {
                 webkit_authentication_request_cancel(request)
                 return .failed(.httpAuthenticationFailed(host: host, realm: realm))
             }
-            let answer = webkit_credential_new(credential.user, credential.password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
-            webkit_authentication_request_authenticate(request, answer)
-            webkit_credential_free(answer)
+            let webKitCredential = webkit_credential_new(credential.user, credential.password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
+            webkit_authentication_request_authenticate(request, webKitCredential)
+            webkit_credential_free(webKitCredential)
             return .handled
         }
     }
