@@ -107,8 +107,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .invalidCallback, .embeddedViewRefused, .providerErrorPage, .formActionBlocked: .providerError
         // Only a login script's page settles, and the page was still asking for something: the
         // script or the values it typed (a wrong password) are what to fix.
-        case .pageSettled: .scriptFailed
-        case .passkeyRequested: .needsPerson
+        case .pageSettled, .httpAuthenticationFailed: .scriptFailed
+        case .passkeyRequested, .httpAuthenticationRefused: .needsPerson
         case .formPostNotCapturable, .invalidOption, .proxyAuthenticationFailed: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:

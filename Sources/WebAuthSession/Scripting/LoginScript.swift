@@ -48,11 +48,17 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// How long an ``LoginStep/optional(_:timeout:)`` step waits for its element before it is
     /// skipped, unless it says otherwise. Default: 3 seconds.
     public var optionalTimeout: Duration
+    /// What answers a page that asks for HTTP authentication (Basic, Digest), once per realm;
+    /// without it a headless session fails with
+    /// ``WebAuthenticationError/httpAuthenticationFailed(host:realm:)`` at such a page.
+    public var httpAuthentication: HTTPAuthenticationCredentials?
 
     /// A script of `steps`.
     public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = [],
-                settleTimeout: Duration? = .seconds(10), optionalTimeout: Duration = .seconds(3)) {
+                settleTimeout: Duration? = .seconds(10), optionalTimeout: Duration = .seconds(3),
+                httpAuthentication: HTTPAuthenticationCredentials? = nil) {
         self.steps = steps
+        self.httpAuthentication = httpAuthentication
         self.stepTimeout = stepTimeout
         self.secretHosts = secretHosts
         self.settleTimeout = settleTimeout
@@ -61,11 +67,12 @@ public struct LoginScript: Sendable, Hashable, Decodable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts", settleTime = "settle_time"
-        case optionalTimeout = "optional_timeout"
+        case optionalTimeout = "optional_timeout", httpAuthentication = "http_auth"
     }
 
     /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...], settle_time: SECONDS,
-    /// optional_timeout: SECONDS}` (`settle_time: 0`: wait for the session's timeout).
+    /// optional_timeout: SECONDS, http_auth: {username: NAME, password: {env: VAR}}}`
+    /// (`settle_time: 0`: wait for the session's timeout).
     /// An unknown key is an error that names the closest known one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -87,6 +94,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription: "optional_timeout must be positive")
         }
         optionalTimeout = .milliseconds(Int(optional * 1000))
+        httpAuthentication = try container.decodeIfPresent(HTTPAuthenticationCredentials.self, forKey: .httpAuthentication)
     }
 
     /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout).
@@ -108,6 +116,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                     http: any HTTPClient = URLSessionHTTPClient(), artifactsDirectory: URL? = nil,
                     progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
         let destination = SecretDestination(providerURL: session.url, allowlist: secretHosts)
+        await session.answerHTTPAuthentication(with: await httpCredential(environment: environment, http: http))
         for (index, step) in steps.enumerated() {
             progress(index + 1, step)
             do {
@@ -262,6 +271,19 @@ public struct LoginScript: Sendable, Hashable, Decodable {
             throw LoginStepRefusal("refusing to type \(source) here: \(refusal)")
         }
         return (try await source.resolve(environment: environment, http: http), destination.javaScriptGuard)
+    }
+
+    /// The user name and password of ``httpAuthentication``, read now; nil without it, if its
+    /// password is not from env, a file or a command, or if it cannot be read (a page that asks
+    /// then fails the session, as with none).
+    private func httpCredential(environment: [String: String], http: any HTTPClient) async -> HTTPCredential? {
+        guard let httpAuthentication else { return nil }
+        switch httpAuthentication.password {
+        case .environment, .file, .command: break
+        case .literal, .outbox, .totp: return nil
+        }
+        guard let password = try? await httpAuthentication.password.resolve(environment: environment, http: http) else { return nil }
+        return HTTPCredential(user: httpAuthentication.username, password: password)
     }
 
     /// JavaScript that runs `body` with `element` bound to the first match of `selector`.

@@ -71,6 +71,13 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// given, or (`credentialsGiven` false) none were: give the user in the proxy URL
     /// (`http://user@host:port`) and the password there or, for `webauth`, in `WEBAUTH_PROXY_PASSWORD`.
     case proxyAuthenticationFailed(proxy: String, credentialsGiven: Bool)
+    /// A page on `host` asked for HTTP authentication (Basic, Digest) for `realm`, and a headless
+    /// session had no credentials for it, or the server refused them (it asked again for that
+    /// realm): give the right ones in the login script's `http_auth`.
+    case httpAuthenticationFailed(host: String, realm: String)
+    /// A kiosk page on `host` asked for HTTP authentication for `realm`; a kiosk shows no
+    /// credentials dialog unless ``WebAuthenticationOptions/allowsHTTPAuthentication`` is set.
+    case httpAuthenticationRefused(host: String, realm: String)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -107,6 +114,12 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
                 + "another way to sign in (a password, a one-time code) or ask the provider for one; the page says \"\(text)\""
         case .proxyAuthenticationFailed(let proxy, let given):
             given ? "the proxy \(proxy) refused the user name and password" : "the proxy \(proxy) asks for a user name and password, and none were given"
+        case .httpAuthenticationFailed(let host, let realm):
+            "\(host) asks for a user name and password (HTTP authentication, realm \"\(realm)\") and none were given or they were "
+                + "refused: give the right ones in the login script's http_auth"
+        case .httpAuthenticationRefused(let host, let realm):
+            "\(host) asks for a user name and password (HTTP authentication, realm \"\(realm)\"), which a kiosk does not ask a "
+                + "visitor for: set allowsHTTPAuthentication to show WebKit's dialog"
         }
     }
 }

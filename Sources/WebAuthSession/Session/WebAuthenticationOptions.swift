@@ -57,6 +57,11 @@ public struct WebAuthenticationOptions: Sendable {
     /// What a ``Presentation/kiosk(allowedHosts:idleTimeout:)`` page shows around it (bar, idle
     /// warning, touch keyboard) and how it looks; other presentations ignore it. Default: all shown.
     public var kiosk = KioskAppearance()
+    /// Whether a kiosk page that asks for HTTP authentication (Basic, Digest) shows WebKit's
+    /// credentials dialog; if not, the session fails with ``WebAuthenticationError/httpAuthenticationRefused(host:realm:)``.
+    /// A window always shows the dialog; a headless session answers with its login script's `http_auth`.
+    /// Default: false.
+    public var allowsHTTPAuthentication = false
 
     /// The defaults.
     public init() {}

@@ -37,6 +37,9 @@ public final class WebAuthenticationSession {
     /// A settle watch asked for before ``start()`` made the page (a script with no steps can ask
     /// that early); the page takes it when it is made.
     var settleWatchBeforePage: Duration?
+    /// The login script's answer to HTTP authentication, given before ``start()`` made the page
+    /// (`.some(nil)`: the script has none); the page takes it when it is made.
+    private var httpCredentialBeforePage: HTTPCredential??
     private var startedAt = ContinuousClock.now
     /// What happened so far: page loads, titles, and every navigation decision (load progress
     /// left out). Kept after the session ends, for a harness's artefacts or a trace.
@@ -90,10 +93,18 @@ public final class WebAuthenticationSession {
                 },
                 onOutcome: { [weak self] outcome in self?.lifecycle.finish(outcome) })
             if let quiet = settleWatchBeforePage { page?.failWhenSettled(after: quiet) }
+            if let credential = httpCredentialBeforePage { page?.answerHTTPAuthentication(with: credential) }
         } catch {
             lifecycle.finish(.failure(error))
         }
         notifyPageWaiters()
+    }
+
+    /// Answers the page's requests for HTTP authentication with a login script's `credential`
+    /// (nil: the script has none, and a headless page that asks fails).
+    func answerHTTPAuthentication(with credential: HTTPCredential?) {
+        httpCredentialBeforePage = .some(credential)
+        page?.answerHTTPAuthentication(with: credential)
     }
 
     /// The outcome is known: the page is told (so it stops reacting) and script waits end.

@@ -24,6 +24,8 @@ final class SignInPage {
     private var loopbackListener: LoopbackRedirectListener?
     /// The proxies the page goes through, for their credentials.
     private var proxyRoute = ProxyRoute.system
+    /// What answers a server's own request for HTTP authentication.
+    private var httpAuthentication: PageHTTPAuthentication
     /// Authorities trusted beside the system's.
     private var caFile: TrustedCAFile?
     /// The ephemeral session's own web context when it trusts a CA file (see ``WebContextsByProfile/privateEphemeralContext()``).
@@ -48,6 +50,7 @@ final class SignInPage {
         var idleLimit: Duration?
         if case .kiosk(_, let limit) = options.presentation { idleLimit = limit }
         self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers, idleLimit: idleLimit)
+        self.httpAuthentication = PageHTTPAuthentication(options: options)
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
@@ -444,9 +447,9 @@ final class SignInPage {
 
     /// Answers a proxy's `407` with the credentials of its URL, once; a refusal, or a proxy
     /// with none, ends the session with ``WebAuthenticationError/proxyAuthenticationFailed(proxy:credentialsGiven:)``.
-    /// Returns false for a server's own request (WebKit's default handling).
+    /// A server's own request goes to ``PageHTTPAuthentication``; false leaves it to WebKit's dialog.
     func authenticate(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
-        guard webkit_authentication_request_is_for_proxy(request) != 0 else { return false }
+        guard webkit_authentication_request_is_for_proxy(request) != 0 else { return authenticateForServer(request) }
         let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
         let port = Int(webkit_authentication_request_get_port(request))
         let endpoint = proxyRoute.endpoint(host: host, port: port)
@@ -460,6 +463,22 @@ final class SignInPage {
         webkit_authentication_request_authenticate(request, credential)
         webkit_credential_free(credential)
         return true
+    }
+
+    private func authenticateForServer(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
+        switch httpAuthentication.handle(request) {
+        case .webKitDialog: return false
+        case .handled: return true
+        case .failed(let error):
+            fail(error)
+            return true
+        }
+    }
+
+    /// Answers the page's requests for HTTP authentication with `credential` from now on (nil:
+    /// a headless page that asks fails).
+    func answerHTTPAuthentication(with credential: HTTPCredential?) {
+        if let failure = httpAuthentication.answer(with: credential) { fail(failure) }
     }
 
     // MARK: Printing

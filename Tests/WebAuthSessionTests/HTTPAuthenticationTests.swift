@@ -1,0 +1,85 @@
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+extension EngineTests {
+    /// Pages that ask for HTTP authentication (a real `401` with a Basic or Digest challenge,
+    /// checked by the server): a login script's `http_auth` answers them; wrong or missing
+    /// credentials, and a kiosk, end the session with a typed error instead of a hang.
+    @Suite("HTTP authentication asked by the page")
+    struct HTTPAuthentication {
+        static let alice = HTTPAuthenticationCredentials(username: "alice", password: .environment("SITE_PASSWORD"))
+
+        /// Starts `session` beside a login script with `credentials` and no steps.
+        static func signIn(_ session: WebAuthenticationSession, credentials: HTTPAuthenticationCredentials?,
+                           password: String = "s3cret-pw") async throws(WebAuthenticationError) -> RedirectCallback {
+            let script = Task {
+                try await LoginScript([], settleTimeout: nil, httpAuthentication: credentials)
+                    .run(in: session, environment: ["SITE_PASSWORD": password])
+            }
+            defer { script.cancel() }
+            return try await session.start()
+        }
+
+        @Test("a headless login script's http_auth reaches the page", arguments: ["basic", "digest"])
+        func answered(scheme: String) async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/\(scheme)"), redirectURI: "com.example:/cb")
+            let callback = try await Self.signIn(session, credentials: Self.alice)
+            #expect(callback["reached"] == scheme)
+        }
+
+        @Test("a wrong password is httpAuthenticationFailed, not a second try", arguments: ["basic", "digest"])
+        func wrongPassword(scheme: String) async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/\(scheme)"), redirectURI: "com.example:/cb")
+            let realm = scheme == "basic" ? "Basic area" : "Digest area"
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: realm)) {
+                try await Self.signIn(session, credentials: Self.alice, password: "wrong")
+            }
+        }
+
+        @Test("a headless script with no http_auth, or a literal password, fails at once with httpAuthenticationFailed",
+              arguments: [nil, HTTPAuthenticationCredentials(username: "alice", password: .literal("s3cret-pw"))])
+        func noCredentials(credentials: HTTPAuthenticationCredentials?) async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "Basic area")) {
+                try await Self.signIn(session, credentials: credentials)
+            }
+        }
+
+        @Test("a kiosk refuses HTTP authentication unless its options allow it")
+        func kioskRefuses() async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb", options: TestEngine.options(.kiosk()))
+            await #expect(throws: WebAuthenticationError.httpAuthenticationRefused(host: "127.0.0.1", realm: "Basic area")) {
+                try await session.start()
+            }
+        }
+    }
+}
+
+/// A script file's `http_auth`: a literal user name and a password from env, file or command, never a literal.
+@Suite("Login script http_auth (parsing)")
+struct HTTPAuthenticationParsingTests {
+    @Test("http_auth reads as the user name and the password's source", arguments: [
+        ("{env: SITE_PASSWORD}", LoginValue.environment("SITE_PASSWORD")),
+        ("{file: /run/secrets/site}", .file("/run/secrets/site")),
+        ("{command: 'pass show site'}", .command("pass show site")),
+    ])
+    func sources(password: String, source: LoginValue) throws {
+        let script = try ScriptStepParsingTests().parse("http_auth:\n  username: alice\n  password: \(password)\nsteps: []\n")
+        #expect(script.httpAuthentication == HTTPAuthenticationCredentials(username: "alice", password: source))
+    }
+
+    @Test("a literal password, or none, is refused", arguments: [
+        "http_auth:\n  username: alice\n  password: s3cret-pw\nsteps: []\n",
+        "http_auth:\n  username: alice\n  password: {value: s3cret-pw}\nsteps: []\n",
+        "http_auth:\n  username: alice\nsteps: []\n",
+    ])
+    func literalRefused(text: String) {
+        #expect(throws: LoginScriptFileError.self) { try ScriptStepParsingTests().parse(text) }
+    }
+}
