@@ -12,6 +12,16 @@ extension EngineTests {
     /// kiosk's or the page's events.
     @Suite("Kiosk visitor")
     struct KioskVisitor {
+        /// The next visitor of `kiosk`, who signs in as alice (by a login script) once the start screen is pressed.
+        static func aliceVisits(_ kiosk: KioskStation) -> Task<SignInResult, any Error> {
+            Task {
+                try await kiosk.nextVisitor { session in
+                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
+                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
+                }
+            }
+        }
+
         /// A kiosk for `provider`'s demo client on the private Xvfb, with a title, the test logo and
         /// a blue accent colour.
         static func brandedKiosk(_ provider: OpenIDProvider, title: String, language: String? = nil) async throws -> KioskStation {
@@ -162,12 +172,7 @@ extension EngineTests {
             let provider = try await OpenIDProvider.start()
             let kiosk = try await Self.brandedKiosk(provider, title: "Library", language: "en")
             let events = kiosk.events
-            let visitor = Task {
-                try await kiosk.nextVisitor { session in
-                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
-                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
-                }
-            }
+            let visitor = Self.aliceVisits(kiosk)
             defer { visitor.cancel() }
             var iterator = events.makeAsyncIterator()
             _ = await iterator.next()  // the start screen
@@ -214,12 +219,7 @@ extension EngineTests {
             let provider = try await OpenIDProvider.start()
             let kiosk = try await Self.brandedKiosk(provider, title: "Bibliothèque municipale", language: "fr")
             let events = kiosk.events
-            let visitor = Task {
-                try await kiosk.nextVisitor { session in
-                    try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("RIGHT")), .click("#sign-in")])
-                        .run(in: session, environment: ["RIGHT": OpenIDProvider.User.alice.password])
-                }
-            }
+            let visitor = Self.aliceVisits(kiosk)
             defer { visitor.cancel() }
             var iterator = events.makeAsyncIterator()
             let first = await iterator.next()
