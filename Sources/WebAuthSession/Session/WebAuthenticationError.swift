@@ -86,7 +86,7 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         switch self {
         case .closedByUser: "the sign-in window was closed before the sign-in finished"
         case .cancelled: "the sign-in was cancelled"
-        case .timedOut(let after, let url): "no redirect within \(after) (last page: \(url ?? "none"))"
+        case .timedOut(let after, let url): "no redirect within \(after.roundedForMessage) (last page: \(url ?? "none"))"
         case .loadFailed(let url, let domain, let code, let message): "could not load \(url): \(message) (\(domain) \(code))"
         case .tlsFailure(let url, let host, let errors): "TLS certificate of \(host) is not valid (\(errors)); refused to show \(url)"
         case .webProcessTerminated(let reason): "the web process ended: \(reason)"
