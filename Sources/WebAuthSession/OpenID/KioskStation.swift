@@ -25,8 +25,9 @@ public final class KioskStation {
     public var allowedHosts: [String]
     /// How long a page may go without input before it is reset. Default: 2 minutes.
     public var idleTimeout: Duration
-    /// Scopes and extra authorization parameters of each sign-in.
+    /// The scopes each sign-in asks for.
     public var scopes: [String]
+    /// Extra parameters of each sign-in's authorization request.
     public var additionalParameters: [String: String]
     /// What the kiosk shows around each sign-in page (the bar, the idle warning, the touch
     /// keyboard), in which language, at which text size, with which logo, title and colour
