@@ -61,7 +61,7 @@ struct DockerCredential: AsyncParsableCommand {
             let mapped = (hosts.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
             print(JSONValue.object(mapped.mapValues { _ in .string("oauth2") }).description)
         case .get, .erase:
-            let serverURL = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let serverURL = String(decoding: FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             guard let host = CredentialHosts.host(ofServerURL: serverURL), let manager = try await helper.manager(for: host, in: hosts) else {
                 print(Self.notFound)

@@ -35,7 +35,7 @@ struct GitCredential: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no credential was given") {
-            let request = Self.attributes(FileHandle.standardInput.readDataToEndOfFile())
+            let request = Self.attributes(FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data())
             guard operation != .store, let host = request["host"], ["https", "http", nil].contains(request["protocol"]) else { return }
             guard let manager = try await helper.manager(for: host, in: try helper.hosts()) else { return }
             try await CredentialHelperOptions.serve(erase: operation == .erase, with: manager) { print("username=oauth2\npassword=\($0)") }

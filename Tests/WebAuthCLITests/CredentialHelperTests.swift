@@ -16,7 +16,6 @@ struct CredentialHelperTests {
         let home = webauth.home.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         webauth.environment["HOME"] = home.path  // git's global configuration: a throwaway
-        webauth.environment["XDG_CONFIG_HOME"] = webauth.home.appendingPathComponent("config").path
         webauth.environment["GIT_CONFIG_NOSYSTEM"] = "1"
         webauth.environment["GIT_TERMINAL_PROMPT"] = "0"
         webauth.environment["PATH"] = WebAuthBinary.binary.deletingLastPathComponent().path + ":"

@@ -181,7 +181,8 @@ struct SavedSignInTests {
 
         let table = try await webauth(["profiles"])
         let lines = table.stdout.split(separator: "\n")
-        #expect(lines.count == 4 && lines[0].hasPrefix("NAME") && lines[0].contains("SUBJECT") && lines[0].contains("STORE"), "\(table.stdout)")
+        try #require(lines.count == 4, "\(table.stdout)")
+        #expect(lines[0].hasPrefix("NAME") && lines[0].contains("SUBJECT") && lines[0].contains("STORE"), "\(table.stdout)")
         #expect(lines[3].hasPrefix("work ") && lines[3].contains(OpenIDProvider.User.alice.subject) && lines[3].contains(provider.issuer))
     }
 

@@ -172,9 +172,7 @@ private struct TLSFixture {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         child = try ChildProcess("python3", [script.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        var line = Data()
-        while let byte = try child.output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+        guard let port = child.output?.readLineRetryingInterruptions().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
     }
 }

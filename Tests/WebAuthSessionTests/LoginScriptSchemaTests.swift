@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+import OpenIDConnect
 import TestSupport
+import Testing
 @testable import WebAuthSession
 
 /// docs/schemas/login-script.schema.json and the Swift parser read the same format: README's
@@ -51,7 +52,7 @@ struct LoginScriptSchemaTests {
                                      [root.appendingPathComponent("docs/schemas/login-script.schema.json").path] + files,
                                      environment: ProcessInfo.processInfo.environment, stdout: .pipe, stderr: .pipe)
         var output = Data()
-        while let chunk = child.output?.availableData, !chunk.isEmpty { output.append(chunk) }
+        while let chunk = child.output?.readChunkRetryingInterruptions(), !chunk.isEmpty { output.append(chunk) }
         return (await child.exitStatus(), String(decoding: output, as: UTF8.self))
     }
 

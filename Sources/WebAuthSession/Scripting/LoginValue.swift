@@ -91,7 +91,7 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { return .failure(.unavailable("cannot run `\(command)`: \(error.localizedDescription)")) }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readToEndRetryingInterruptions() ?? Data()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return .failure(.unavailable("`\(command)` exited with status \(process.terminationStatus)")) }
         return .success(trimmingNewline(String(decoding: data, as: UTF8.self)))

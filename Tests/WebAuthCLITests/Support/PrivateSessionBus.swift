@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import TestSupport
 
 /// A private D-Bus session with a real gnome-keyring on it, for `webauth` children: the address
@@ -20,7 +21,7 @@ struct PrivateSessionBus {
         let address = "unix:path=" + directory.appendingPathComponent("socket").path
         let bus = try ChildProcess("dbus-daemon", ["--session", "--nofork", "--address=\(address)", "--print-address=1"],
                                    environment: environment, stdout: .pipe)
-        _ = bus.output?.availableData  // the address line: the bus listens
+        _ = bus.output?.readChunkRetryingInterruptions()  // the address line: the bus listens
         let keyring = unlocked ? "printf test-password | gnome-keyring-daemon --unlock --components=secrets"
             : "gnome-keyring-daemon --daemonize --components=secrets </dev/null"
         let started = try ChildProcess("sh", ["-c", keyring + " >/dev/null 2>&1"],

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import Synchronization
 import TestSupport
 
@@ -40,7 +41,7 @@ final class Tinyproxy: Sendable {
         let output = child.output!
         let thread = Thread { [self] in
             while true {
-                let data = output.availableData
+                let data = output.readChunkRetryingInterruptions() ?? Data()
                 let waiters = self.log.withLock { state in
                     if data.isEmpty { state.ended = true } else { state.text += String(decoding: data, as: UTF8.self) }
                     defer { state.waiters = [] }

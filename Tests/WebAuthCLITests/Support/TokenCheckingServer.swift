@@ -1,5 +1,6 @@
 import DevProvider
 import Foundation
+import OpenIDConnect
 import TestSupport
 
 /// A resource server on 127.0.0.1 that lets a request through only with an access token the
@@ -27,9 +28,7 @@ struct TokenCheckingServer {
         self.folder = folder
         child = try ChildProcess("python3", [script.path, provider.issuer + "/userinfo", kind.rawValue, folder.path],
                                  environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        var line = Data()
-        while let byte = try child.output?.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+        guard let port = child.output?.readLineRetryingInterruptions().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
     }
 

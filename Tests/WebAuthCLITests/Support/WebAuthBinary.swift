@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import TestSupport
 
 /// The built `webauth` binary, run as a user would: in a child process with no standard input,
@@ -20,9 +21,17 @@ struct WebAuthBinary {
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
-    /// This process's environment without a display, with the sandbox's directories.
+    /// What of this process's environment a run never sees: the display (a run starts its own
+    /// Xvfb), and the machine's proxy (a CI machine may have one for its package mirror; the tests
+    /// that are about proxies set their own).
+    static let machineVariables: Set<String> = ["DISPLAY", "WAYLAND_DISPLAY", "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY",
+                                                "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+
+    /// This process's environment without ``machineVariables``, with the sandbox's directories
+    /// (the user's own `~/.config/webauth` is never read).
     var baseEnvironment: [String: String] {
-        var base = ProcessInfo.processInfo.environment.filter { $0.key != "DISPLAY" && $0.key != "WAYLAND_DISPLAY" }
+        var base = ProcessInfo.processInfo.environment.filter { !Self.machineVariables.contains($0.key) }
+        base["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         base["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         base["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         // No Secret Service: the file store, inspectable. The socket is in a directory of its own:
@@ -94,7 +103,7 @@ extension WebAuthBinary {
         let (stderr, lines) = AsyncStream<String>.makeStream()
         let pipe = child.output
         Thread {  // blocking reads of whatever has arrived, until every writer has closed the pipe
-            while let data = pipe?.availableData, !data.isEmpty { lines.yield(String(decoding: data, as: UTF8.self)) }
+            while let data = pipe?.readChunkRetryingInterruptions(), !data.isEmpty { lines.yield(String(decoding: data, as: UTF8.self)) }
             lines.finish()
         }.start()
         return Started(pid: child.pid, stderr: stderr, status: Task { await child.exitStatus() })

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import TestSupport
 
 /// LemonLDAP::NG's real portal (Debian's 2.16), run once per test process by
@@ -35,11 +36,7 @@ final class LemonLDAPProvider: Sendable {
         } catch {
             throw .notStarted(reason: "cannot run perl \(script.path): \(error)", log: "")
         }
-        var line = Data()
-        while let byte = try? process.output?.read(upToCount: 1), let first = byte.first, first != 10 {
-            line.append(first)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        guard let port = process.output?.readLineRetryingInterruptions().flatMap(Int.init) else {
             process.signal(SIGKILL)
             throw .notStarted(reason: "llng_provider.pl ended before printing its port",
                               log: (try? String(contentsOf: log, encoding: .utf8)) ?? "(no log at \(log.path))")

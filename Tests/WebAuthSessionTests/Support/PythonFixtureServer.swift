@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import TestSupport
 
 /// A test server written in Python (a script in Fixtures/), started in a private working
@@ -14,11 +15,7 @@ final class PythonFixtureServer: Sendable {
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         let path = Bundle.module.url(forResource: script, withExtension: "py", subdirectory: "Fixtures")!
         let process = try ChildProcess("python3", [path.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        var line = Data()
-        while let byte = try process.output?.read(upToCount: 1), let first = byte.first, first != 10 {
-            line.append(first)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        guard let port = process.output?.readLineRetryingInterruptions().flatMap(Int.init) else {
             process.signal(SIGKILL)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(script).py did not start"])
         }

@@ -1,5 +1,6 @@
 import CWebKitGTK
 import Foundation
+import OpenIDConnect
 import TestSupport
 @testable import WebAuthSession
 
@@ -20,7 +21,7 @@ enum XInput {
         let child = try ChildProcess(program, arguments, environment: environment, stdout: .pipe, stderr: .pipe)
         var output = Data()
         while let handle = child.output {
-            let chunk = handle.availableData
+            let chunk = handle.readChunkRetryingInterruptions() ?? Data()
             if chunk.isEmpty { break }
             output.append(chunk)
         }
