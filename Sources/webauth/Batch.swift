@@ -15,7 +15,7 @@ struct Batch: AsyncParsableCommand {
             ends (name, status ok or error, exit_status, error, message, subject, expires_in; never a token); \
             --out DIR also writes DIR/NAME.json (0600), with the tokens only with --tokens. --shard I/N signs in \
             only entry k with k mod N = I (/N: I from $JOB_COMPLETION_INDEX). Exits 0 when every sign-in \
-            worked, else with the exit status of the first entry in the file that failed.
+            worked (and its --out file was written; else 1), else with the exit status of the first entry in the file that failed.
             """)
 
     @Argument(help: ArgumentHelp("The batch file (JSON or YAML): a list of {name, values}.", valueName: "file"))
@@ -76,7 +76,9 @@ struct Batch: AsyncParsableCommand {
             let pool = SignInPool(client: settings.client(http: SoupHTTPClient(proxy: settings.proxy, caFile: settings.caFile,
                                                                                timeout: .seconds(timeout))),
                                   width: parallel, options: sessionOptions(settings))
-            do throws(WebAuthenticationError) { try await pool.prewarm() } catch { throw CommandFailure(SignInError.session(error)) }
+            if !entries.isEmpty {
+                do throws(WebAuthenticationError) { try await pool.prewarm() } catch { throw CommandFailure(SignInError.session(error)) }
+            }
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let parameters = settings.parameters.merging(try Login.parameters(parameters)) { $1 }
@@ -94,7 +96,9 @@ struct Batch: AsyncParsableCommand {
                 for await result in group {
                     if result.status != .success { failed[result.name] = result.status }
                     FileHandle.standardOutput.write(Data((result.json().description + "\n").utf8))  // unbuffered: each line as it ends
-                    if let directory { Self.write(result, to: directory, tokens: tokens, narrator) }
+                    if let directory, !Self.write(result, to: directory, tokens: tokens, narrator), result.status == .success {
+                        failed[result.name] = .localFailure  // signed in, but its result is not where the caller looks
+                    }
                 }
             }
             if let first = entries.first(where: { failed[$0.name] != nil }), let status = failed[first.name] {
@@ -135,11 +139,13 @@ struct Batch: AsyncParsableCommand {
         }
     }
 
-    /// Writes `result` to `directory`/NAME.json (0600, atomically); a failure to is only a warning.
-    private static func write(_ result: BatchResult, to directory: URL, tokens: Bool, _ narrator: Narrator) {
+    /// Writes `result` to `directory`/NAME.json (0600, atomically); false, with a warning, if it cannot.
+    private static func write(_ result: BatchResult, to directory: URL, tokens: Bool, _ narrator: Narrator) -> Bool {
         let file = directory.appendingPathComponent("\(result.name).json")
         do { try PrivateFile.write(Data((result.json(tokens: tokens).description + "\n").utf8), to: file) } catch {
             narrator.warn("the result of \(result.name) could not be written: \(error)")
+            return false
         }
+        return true
     }
 }

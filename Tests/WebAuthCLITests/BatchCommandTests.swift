@@ -122,6 +122,20 @@ struct BatchCommandTests {
         Self.expectNoSecret(in: [first.stdout, first.stderr, second.stdout, second.stderr, indexed.stdout, indexed.stderr], provider)
     }
 
+    @Test("a sign-in whose --out file cannot be written fails the run (exit 1), with a warning; the others are written")
+    func unwritableResult() async throws {
+        let provider = try await OpenIDProvider.start(users: Self.users)
+        let out = webauth.home.appendingPathComponent("results")
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("user3.json"), withIntermediateDirectories: true)
+        let run = try await batch(provider, ["--shard", "0/2", "--out", out.path])
+        #expect(run.status == 1, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Warning: the result of user3 could not be written"), "stderr: \(run.stderr)")
+        #expect(try Self.lines(run.stdout).values.allSatisfy { $0["status"] == .string("ok") }, "the sign-ins themselves worked")
+        for name in ["user1", "user5"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(name).json").path))
+        }
+    }
+
     @Test("usage errors exit 64 before any sign-in, saying what to give", arguments: [
         (["--shard", "2/2"], [:], "does not exist"),
         (["--shard", "a/2"], [:], "--shard takes I/N"),
