@@ -17,10 +17,10 @@ struct BatchCommandTests {
     }
     static let wrongPassword = "not-the-password-9b2e"
 
-    /// The script every entry runs; its values come from the entry.
+    /// The script every entry runs; its values come from the entry. Its steps wait up to 60 s: under
+    /// the whole suite on a busy machine, a first page took more than 20 s to show.
     static let script = """
-        step_timeout: 20
-        settle_time: 3
+        step_timeout: 60
         steps:
           - fill: "#username"
             var: username
