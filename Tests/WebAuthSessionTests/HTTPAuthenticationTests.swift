@@ -11,12 +11,13 @@ extension EngineTests {
     struct HTTPAuthentication {
         static let alice = HTTPAuthenticationCredentials(username: "alice", password: .environment("SITE_PASSWORD"))
 
-        /// Starts `session` beside a login script with `credentials` and no steps.
-        static func signIn(_ session: WebAuthenticationSession, credentials: HTTPAuthenticationCredentials?,
-                           password: String = "s3cret-pw") async throws(WebAuthenticationError) -> RedirectCallback {
+        /// Starts `session` beside a login script with `credentials`, a batch entry's `variables`, and no steps.
+        static func signIn(_ session: WebAuthenticationSession, credentials: HTTPAuthenticationCredentials?, password: String = "s3cret-pw",
+                           variables: [String: LoginValue]? = nil) async throws(WebAuthenticationError) -> RedirectCallback {
             let script = Task {
-                try await LoginScript([], settleTimeout: nil, httpAuthentication: credentials)
-                    .run(in: session, environment: ["SITE_PASSWORD": password])
+                var script = LoginScript([], settleTimeout: nil, httpAuthentication: credentials)
+                script.variables = variables
+                try await script.run(in: session, environment: ["SITE_PASSWORD": password])
             }
             defer { script.cancel() }
             return try await session.start()
@@ -50,6 +51,19 @@ extension EngineTests {
             }
         }
 
+        @Test("http_auth's password may be a batch entry's var: the source it names answers; a literal behind it does not")
+        func passwordFromVariable() async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            let credentials = HTTPAuthenticationCredentials(username: "alice", password: .variable("password"))
+            let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
+            let callback = try await Self.signIn(session, credentials: credentials, variables: ["password": .environment("SITE_PASSWORD")])
+            #expect(callback["reached"] == "basic")
+            let literal = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "Basic area")) {
+                try await Self.signIn(literal, credentials: credentials, variables: ["password": .literal("s3cret-pw")])
+            }
+        }
+
         @Test("a kiosk refuses HTTP authentication unless its options allow it")
         func kioskRefuses() async throws {
             let server = try PythonFixtureServer(script: "http_auth_server")
@@ -68,6 +82,7 @@ struct HTTPAuthenticationParsingTests {
         ("{env: SITE_PASSWORD}", LoginValue.environment("SITE_PASSWORD")),
         ("{file: /run/secrets/site}", .file("/run/secrets/site")),
         ("{command: 'pass show site'}", .command("pass show site")),
+        ("{var: password}", .variable("password")),
     ])
     func sources(password: String, source: LoginValue) throws {
         let script = try ScriptStepParsingTests().parse("http_auth:\n  username: alice\n  password: \(password)\nsteps: []\n")

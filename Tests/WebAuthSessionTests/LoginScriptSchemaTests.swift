@@ -12,6 +12,11 @@ struct LoginScriptSchemaTests {
 
     /// The ```yaml blocks of README.md that are login scripts (those with `steps:`).
     static func readmeScripts() throws -> [String] {
+        try readmeBlocks().filter { $0.contains("steps:") }
+    }
+
+    /// The ```yaml blocks of README.md.
+    static func readmeBlocks() throws -> [String] {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         var blocks: [String] = []
         var current: [Substring]?
@@ -25,7 +30,7 @@ struct LoginScriptSchemaTests {
                 current?.append(line)
             }
         }
-        return blocks.filter { $0.contains("steps:") }
+        return blocks
     }
 
     /// The scripts in Fixtures/login-scripts/.

@@ -12,7 +12,7 @@ public struct HTTPAuthenticationCredentials: Sendable, Hashable, Decodable {
     /// The user name, written in the script.
     public var username: String
     /// Where the password comes from: ``LoginValue/environment(_:)``, ``LoginValue/file(_:)`` or
-    /// ``LoginValue/command(_:passing:)``; any other source is not used (a page that asks then
+    /// ``LoginValue/command(_:passing:)`` (directly, or through a ``LoginValue/variable(_:)``); any other source is not used (a page that asks then
     /// fails the session as if there were no credentials).
     public var password: LoginValue
 
@@ -23,9 +23,10 @@ public struct HTTPAuthenticationCredentials: Sendable, Hashable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case username, password }
-    private enum PasswordKeys: String, CodingKey, CaseIterable { case env, file, command }
+    private enum PasswordKeys: String, CodingKey, CaseIterable { case env, file, command, variable = "var" }
 
-    /// Reads `{username: NAME, password: {env: VAR} | {file: PATH} | {command: CMD}}`.
+    /// Reads `{username: NAME, password: {env: VAR} | {file: PATH} | {command: CMD} | {var: NAME}}`
+    /// (`var`: the batch entry's value of that name, which must be a source too).
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,13 +34,14 @@ public struct HTTPAuthenticationCredentials: Sendable, Hashable, Decodable {
         let source = try container.nestedContainer(keyedBy: PasswordKeys.self, forKey: .password)
         guard source.allKeys.count == 1, let key = source.allKeys.first else {
             throw DecodingError.dataCorruptedError(forKey: .password, in: container,
-                                                   debugDescription: "password needs exactly one of env, file, command (never a literal)")
+                                                   debugDescription: "password needs exactly one of env, file, command, var (never a literal)")
         }
         let text = try source.decode(String.self, forKey: key)
         password = switch key {
         case .env: .environment(text)
         case .file: .file(text)
         case .command: .command(text)
+        case .variable: .variable(text)
         }
     }
 }

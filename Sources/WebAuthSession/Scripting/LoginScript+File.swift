@@ -16,8 +16,9 @@ extension LoginScript {
         }
     }
 
-    /// What is wrong, and where: `line 3, column 5: step 1: unknown key 'clik' (did you mean 'click'?)`.
-    private static func reason(_ error: any Error, in text: String) -> String {
+    /// What is wrong, and where: `line 3, column 5: step 1: unknown key 'clik' (did you mean 'click'?)`
+    /// (also for a batch file, ``LoginBatch/init(contentsOfFile:)``).
+    static func reason(_ error: any Error, in text: String) -> String {
         // Yams reports a syntax error as a DecodingError wrapping its YamlError.
         if case DecodingError.dataCorrupted(let context) = error, let syntax = context.underlyingError as? YamlError { return describe(syntax) }
         switch error {

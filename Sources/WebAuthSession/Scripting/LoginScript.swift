@@ -52,6 +52,10 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// without it a headless session fails with
     /// ``WebAuthenticationError/httpAuthenticationFailed(host:realm:)`` at such a page.
     public var httpAuthentication: HTTPAuthenticationCredentials?
+    /// The values ``LoginValue/variable(_:)`` steps read, by name: one batch entry's (`webauth
+    /// batch`), each a literal or a source read when typed. Nil (the default) outside a batch, where
+    /// such a step fails naming its variable. Never read from the script file.
+    public var variables: [String: LoginValue]?
 
     /// A script of `steps`.
     public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = [],
@@ -95,6 +99,23 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         }
         optionalTimeout = .milliseconds(Int(optional * 1000))
         httpAuthentication = try container.decodeIfPresent(HTTPAuthenticationCredentials.self, forKey: .httpAuthentication)
+    }
+
+    /// The names of the variables the script's steps and `http_auth` read (``LoginValue/variable(_:)``).
+    public var variableNames: Set<String> {
+        func names(_ steps: [LoginStep]) -> [String] {
+            steps.flatMap { step -> [String] in
+                switch step {
+                case .fill(_, .variable(let name)), .type(_, .variable(let name)): [name]
+                case .optional(let inner, _): names([inner])
+                case .when(_, let inner): names(inner)
+                default: []
+                }
+            }
+        }
+        var all = Set(names(steps))
+        if case .variable(let name)? = httpAuthentication?.password { all.insert(name) }
+        return all
     }
 
     /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout).
@@ -259,6 +280,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// for a literal).
     private func resolve(_ source: LoginValue, for selector: String, in session: WebAuthenticationSession, environment: [String: String],
                          http: any HTTPClient, destination: SecretDestination) async throws -> (value: String, guardScript: String) {
+        let source = try source.substituting(variables)
         let type = try await session.evaluateInIsolatedWorld("document.querySelector(\(JSONValue.string(selector)))?.type ?? ''",
                                                              timeout: stepTimeout)
         if case .literal = source {
@@ -277,12 +299,12 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// password is not from env, a file or a command, or if it cannot be read (a page that asks
     /// then fails the session, as with none).
     private func httpCredential(environment: [String: String], http: any HTTPClient) async -> HTTPCredential? {
-        guard let httpAuthentication else { return nil }
-        switch httpAuthentication.password {
+        guard let httpAuthentication, let source = try? httpAuthentication.password.substituting(variables) else { return nil }
+        switch source {
         case .environment, .file, .command: break
-        case .literal, .outbox, .totp: return nil
+        case .literal, .outbox, .totp, .variable: return nil
         }
-        guard let password = try? await httpAuthentication.password.resolve(environment: environment, http: http) else { return nil }
+        guard let password = try? await source.resolve(environment: environment, http: http) else { return nil }
         return HTTPCredential(user: httpAuthentication.username, password: password)
     }
 

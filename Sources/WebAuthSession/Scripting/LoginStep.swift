@@ -83,7 +83,7 @@ extension LoginStep: Decodable {
         case fill, type, click, pressEnter = "press_enter", waitFor = "wait_for", waitForURL = "wait_for_url"
         case waitForText = "wait_for_text", javascript, chooseAccount = "choose_account"
         case check, uncheck, select, waitForEnabled = "wait_for_enabled", when
-        case value, env, file, command, outbox, totp, passEnvironment = "pass_environment"
+        case value, env, file, command, outbox, totp, variable = "var", passEnvironment = "pass_environment"
         case option, steps, optional, optionalTimeout = "optional_timeout"
     }
 
@@ -95,7 +95,7 @@ extension LoginStep: Decodable {
     /// The other keys, and the actions each goes with.
     private static let companions: [Key: [Key]] = [
         .value: [.fill, .type], .env: [.fill, .type], .file: [.fill, .type], .command: [.fill, .type], .outbox: [.fill, .type],
-        .totp: [.fill, .type], .passEnvironment: [.fill, .type],
+        .totp: [.fill, .type], .variable: [.fill, .type], .passEnvironment: [.fill, .type],
         .option: [.select], .steps: [.when], .optional: elementActions, .optionalTimeout: elementActions,
     ]
 
@@ -104,7 +104,8 @@ extension LoginStep: Decodable {
     /// `{wait_for_url: "/consent"}`, `{wait_for_url: {matches: "/consent(/|$)"}}`, `{select: "#country", option: "Norway"}`,
     /// `{click: "#stay", optional: true, optional_timeout: 2}`, `{when: "#chooser", steps: [...]}`, ...
     /// A `command` source may name the variables it is given: `{fill: "#code", command: "pass otp web",
-    /// pass_environment: [PASSWORD_STORE_DIR]}`.
+    /// pass_environment: [PASSWORD_STORE_DIR]}`. `{fill: "#password", var: password}` types the current batch
+    /// entry's value of that name (``LoginValue/variable(_:)``).
     /// An unknown key is an error that names the closest known one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
@@ -177,11 +178,11 @@ extension LoginStep: Decodable {
     }
 
     private static func value(in container: KeyedDecodingContainer<Key>, codingPath: [any CodingKey]) throws -> LoginValue {
-        let sources: [Key] = [.value, .env, .file, .command, .outbox, .totp]
+        let sources: [Key] = [.value, .env, .file, .command, .outbox, .totp, .variable]
         let present = sources.filter { container.contains($0) }
         guard present.count == 1, let source = present.first else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                "fill and type need exactly one of value, env, file, command, outbox, totp"))
+                "fill and type need exactly one of value, env, file, command, outbox, totp, var"))
         }
         if source != .command, container.contains(.passEnvironment) {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "pass_environment goes with command only"))
@@ -193,6 +194,7 @@ extension LoginStep: Decodable {
         case .env: return .environment(text)
         case .file: return .file(text)
         case .command: return .command(text, passing: try container.decodeIfPresent([String].self, forKey: .passEnvironment) ?? [])
+        case .variable: return .variable(text)
         default:
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host?.isEmpty == false else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "outbox must be an http(s) URL"))

@@ -22,6 +22,9 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
     /// less than 5 s left is not typed (the step waits for the next one), nor is a code already
     /// typed in this process (a provider refuses reuse: the step waits for the next one).
     case totp(TOTPSource)
+    /// A value of the current batch entry (`webauth batch`, ``LoginScript/variables``), by name:
+    /// the entry says where it comes from (a literal, or env, a file or a command).
+    case variable(String)
 
     public var description: String {
         switch self {
@@ -31,7 +34,16 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
         case .command(let command, _): "command `\(command)`"
         case .outbox(let url): "the outbox at \(URLRedaction.redactingValues(url.absoluteString))"
         case .totp(let source): "\(source)"
+        case .variable(let name): "var \(name)"
         }
+    }
+
+    /// This value, or for a ``variable(_:)`` the source `variables` gives it (a batch entry's
+    /// values; nil outside a batch).
+    func substituting(_ variables: [String: LoginValue]?) throws(LoginValueError) -> LoginValue {
+        guard case .variable(let name) = self else { return self }
+        guard let value = variables?[name] else { throw .undefinedVariable(name: name, defined: variables.map { $0.keys.sorted() }) }
+        return value
     }
 
     /// The text, read now.
@@ -55,6 +67,8 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
             do { return try await OneTimeCodes.shared.next(for: generator) } catch {
                 throw .unavailable("cancelled while waiting for the next TOTP code")
             }
+        case .variable(let name):
+            throw .undefinedVariable(name: name, defined: nil)  // not substituted: there is no batch entry
         }
     }
 
@@ -114,10 +128,18 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
 public enum LoginValueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The source has no value (unset variable, unreadable file, failing command, empty outbox).
     case unavailable(String)
+    /// A `{var: NAME}` value with no such value: `defined` lists the names the batch entry has,
+    /// nil outside a batch (only `webauth batch` or ``LoginScript/variables`` gives variables).
+    case undefinedVariable(name: String, defined: [String]?)
 
     public var description: String {
         switch self {
         case .unavailable(let message): message
+        case .undefinedVariable(let name, nil):
+            "{var: \(name)} has no value here: variables come from a batch entry (webauth batch FILE), and this sign-in has none"
+        case .undefinedVariable(let name, let defined?):
+            "the batch entry has no value named \(name) (it has \(defined.isEmpty ? "none" : defined.joined(separator: ", "))): add it to the entry, "
+                + "or fix the script's {var: \(name)}"
         }
     }
 }
