@@ -202,6 +202,29 @@ struct SavedSignInNetworkTests {
         #expect(log.contains("GET \(provider.issuer)/userinfo "), "userinfo went through the proxy; its log: \(log)")
     }
 
+    @Test("proxy in the configuration file: git-credential and kubernetes-credential refresh through it")
+    func credentialHelpersThroughTheConfiguredProxy() async throws {
+        let provider = try await OpenIDProvider.start()
+        try await signIn(provider)
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        /// `webauth arguments` with `input` on its standard input, as git gives it.
+        func helper(_ arguments: [String], input: String = "") async throws -> WebAuthBinary.Run {
+            try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"printf %s "$0" | "$@""#, input, WebAuthBinary.binary.path] + arguments)
+        }
+        let request = "protocol=https\nhost=git.example.com\n\n"
+        // erase expires the access token: the next helper must refresh it.
+        let erased = try await helper(["git-credential", "erase"], input: request)
+        let kubernetes = try await helper(["kubernetes-credential"])
+        let erasedAgain = try await helper(["git-credential", "erase"], input: request)
+        let git = try await helper(["git-credential", "get"], input: request)
+        let log = await proxy.stop()
+        for run in [erased, kubernetes, erasedAgain, git] { #expect(run.status == 0, "stderr: \(run.stderr)") }
+        #expect(git.stdout.contains("password=") && kubernetes.stdout.contains("ExecCredential"))
+        #expect(provider.refreshCount == 2)
+        #expect(log.components(separatedBy: "POST \(provider.issuer)/token ").count == 3, "both refreshes went through the proxy; its log: \(log)")
+    }
+
     @Test("ca_file in the configuration file: token refreshes from a provider of a private CA; without it, a TLS error that names ca_file")
     func caFileFromTheConfigurationFile() async throws {
         let provider = try await OpenIDProvider.start()
