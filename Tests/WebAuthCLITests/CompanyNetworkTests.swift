@@ -225,6 +225,19 @@ struct SavedSignInNetworkTests {
         #expect(log.components(separatedBy: "POST \(provider.issuer)/token ").count == 3, "both refreshes went through the proxy; its log: \(log)")
     }
 
+    @Test("revocations take the route too: login --proxy revokes the sign-in it replaces through it, logout through the configuration file's")
+    func revocationsThroughTheProxy() async throws {
+        let provider = try await OpenIDProvider.start()
+        try await signIn(provider)
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        try await signIn(provider, ["--proxy", proxy.url])
+        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        let logout = try await webauth(["logout", "--local"])
+        let log = await proxy.stop()
+        #expect(logout.status == 0 && logout.stdout.contains(#""refresh_token_revoked":true"#), "stdout: \(logout.stdout) stderr: \(logout.stderr)")
+        #expect(log.components(separatedBy: "POST \(provider.issuer)/revoke ").count == 3, "both revocations went through the proxy; its log: \(log)")
+    }
+
     @Test("ca_file in the configuration file: token refreshes from a provider of a private CA; without it, a TLS error that names ca_file")
     func caFileFromTheConfigurationFile() async throws {
         let provider = try await OpenIDProvider.start()
