@@ -160,9 +160,9 @@ struct CompanyNetworkTests {
     }
 }
 
-/// The commands that use a saved sign-in (`token`, `userinfo`, the credential helpers) in a
-/// company network: they take no network flags, so the configuration file gives the route.
-@Suite("webauth token and userinfo in a company network (the built binary)", .timeLimit(.minutes(3)))
+/// The commands that use a saved sign-in (`token`, `userinfo`, the credential helpers, `logout`)
+/// in a company network: they take no network flags, so the configuration file gives the route.
+@Suite("commands on a saved sign-in in a company network (the built binary)", .timeLimit(.minutes(3)))
 struct SavedSignInNetworkTests {
     var webauth = WebAuthBinary()
 
