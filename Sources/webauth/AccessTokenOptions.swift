@@ -34,9 +34,15 @@ struct AccessTokenOptions: ParsableArguments {
     /// How long the token must stay valid.
     var minimumValidity: Duration { .seconds(minValid) }
 
+    /// The saved sign-in, its requests on the route of the default configuration file, else the environment.
+    func savedSignIn() async throws(CommandFailure) -> SavedSignIn {
+        let network = try NetworkSettings.unflagged(config: nil, environment: ProcessInfo.processInfo.environment)
+        return try await SavedSignIn(profile: profile, secret: secret, network: network)
+    }
+
     /// A manager of the saved sign-in, saving refreshes back to its store.
     func manager() async throws(CommandFailure) -> AuthStateManager {
-        try await SavedSignIn(profile: profile, secret: secret).manager()
+        try await savedSignIn().manager()
     }
 
     /// A fresh access token for ``target``, valid for ``minimumValidity`` more.

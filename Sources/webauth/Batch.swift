@@ -73,8 +73,8 @@ struct Batch: AsyncParsableCommand {
             if let directory {
                 do { try PrivateFile.makeDirectory(directory) } catch { throw CommandFailure(.localFailure, "cannot create --out \(error)") }
             }
-            let pool = SignInPool(client: settings.client(http: SoupHTTPClient(proxy: settings.proxy, caFile: settings.caFile,
-                                                                               timeout: .seconds(timeout))),
+            let http = settings.network.http(timeout: .seconds(timeout))
+            let pool = SignInPool(client: settings.client(http: http),
                                   width: parallel, options: sessionOptions(settings))
             if !entries.isEmpty {
                 do throws(WebAuthenticationError) { try await pool.prewarm() } catch { throw CommandFailure(SignInError.session(error)) }
@@ -88,7 +88,7 @@ struct Batch: AsyncParsableCommand {
                     group.addTask {
                         var script = script
                         script.variables = entry.values
-                        let page = PageScriptRun(script: script, narrator: narrator, verbose: verbose)
+                        let page = PageScriptRun(script: script, narrator: narrator, verbose: verbose, http: http)
                         return BatchResult(name: entry.name, outcome: await signIn(entry.name, in: pool, scopes: scopes,
                                                                                   parameters: parameters, page: page))
                     }
@@ -111,10 +111,7 @@ struct Batch: AsyncParsableCommand {
     private func sessionOptions(_ settings: ClientSettings) -> WebAuthenticationOptions {
         var options = SignInPool.defaultOptions
         options.timeout = .seconds(timeout)
-        options.languages = settings.languages
-        options.proxy = settings.proxy
-        options.caFile = settings.caFile
-        return options
+        return settings.network.applied(to: options)
     }
 
     /// Signs in one entry; a failure is its ``CommandFailure``, with where its artefacts are (a

@@ -81,9 +81,7 @@ struct ClientOptions: ParsableArguments {
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
                                   .map { try Self.url($0, "device authorization endpoint") },
                               store: try Self.store(fromFile("store"), in: config),
-                              languages: try network.languages(from: file),
-                              proxy: try network.proxy(from: file, environment: environment),
-                              caFile: try network.caFile(from: file))
+                              network: try network.settings(from: file ?? ConfigurationFile.chosen(nil, environment: environment), environment: environment))
     }
 
     /// `store` from the configuration file: keyring, file or none.
@@ -128,12 +126,8 @@ struct ClientSettings {
     let deviceAuthorizationEndpoint: URL?
     /// Where the configuration file says to keep the sign-in.
     let store: StoreChoice?
-    /// The languages to ask the page for (empty: the user's locale).
-    let languages: [String]
-    /// The proxy for the page and the requests.
-    let proxy: ProxySetting
-    /// Authorities trusted beside the system's, for the page and the requests.
-    let caFile: TrustedCAFile?
+    /// The proxy, CA file and languages of the page and every request.
+    let network: NetworkSettings
 
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {

@@ -18,12 +18,12 @@ struct CommandDeadline: Sendable {
     /// What is left of the time (zero once it has passed).
     var remaining: Duration { max(end - .now, .zero) }
 
-    /// An HTTP client through `proxy`, trusting `caFile` beside the system's, whose requests end with ``HTTPClientError/timedOut(url:after:)``
-    /// at this deadline: libsoup's, the page's own network stack (``SoupHTTPClient``). Its own
-    /// per-request timeout is set past the deadline, so that a hung request always ends as this
-    /// deadline's one-line timeout, never as libsoup's error text.
-    func http(proxy: ProxySetting = .environment, caFile: TrustedCAFile? = nil) -> any HTTPClient {
-        DeadlineHTTPClient(deadline: self, base: SoupHTTPClient(proxy: proxy, caFile: caFile, timeout: limit + .seconds(5)))
+    /// The HTTP client of `network` (``NetworkSettings/http(timeout:)``), whose requests end with
+    /// ``HTTPClientError/timedOut(url:after:)`` at this deadline. Its own per-request timeout is
+    /// set past the deadline, so that a hung request always ends as this deadline's one-line
+    /// timeout, never as libsoup's error text.
+    func http(_ network: NetworkSettings) -> any HTTPClient {
+        DeadlineHTTPClient(deadline: self, base: network.http(timeout: limit + .seconds(5)))
     }
 }
 

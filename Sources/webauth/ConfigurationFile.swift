@@ -53,6 +53,22 @@ struct ConfigurationFile {
         self.values = values
     }
 
+    /// The file at `path`, else the default one (``defaultPath(_:)``) when there is one, else `nil`.
+    /// - Throws: ``CommandFailure`` with ``ExitStatus/usage``: as ``init(path:)``.
+    static func chosen(_ path: String?, environment: [String: String]) throws(CommandFailure) -> ConfigurationFile? {
+        if let path { return try ConfigurationFile(path: path) }
+        let fallback = defaultPath(environment)
+        return FileManager.default.fileExists(atPath: fallback) ? try ConfigurationFile(path: fallback) : nil
+    }
+
+    /// `$XDG_CONFIG_HOME/webauth/config.json`, else `~/.config/webauth/config.json`: a command
+    /// given no `--config` reads its network keys and `credential_hosts` there.
+    static func defaultPath(_ environment: [String: String]) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/webauth/config.json"
+    }
+
     /// The keys a configuration file may hold (each also in camelCase).
     static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
                        "allow_insecure_http", "scopes", "scope", "parameters", "device_authorization_endpoint", "store",

@@ -17,9 +17,8 @@ struct CredentialHosts {
     /// Reads the mapping from `config`, else from the default file if it exists.
     /// - Throws: ``CommandFailure`` (usage): the file cannot be read, or a host or profile is not well formed.
     init(config: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) {
-        let path = config ?? Self.defaultPath(environment)
-        guard config != nil || FileManager.default.fileExists(atPath: path) else { profiles = nil; return }
-        let file = try ConfigurationFile(path: path)
+        guard let file = try ConfigurationFile.chosen(config, environment: environment) else { profiles = nil; return }
+        let path = file.path
         guard let mapping = try file.parameters("credential_hosts") else { profiles = nil; return }
         var profiles: [String: String] = [:]
         for (host, profile) in mapping {
@@ -31,13 +30,6 @@ struct CredentialHosts {
             profiles[host.lowercased()] = profile
         }
         self.profiles = profiles
-    }
-
-    /// `$XDG_CONFIG_HOME/webauth/config.json`, else `~/.config/webauth/config.json`.
-    static func defaultPath(_ environment: [String: String]) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return base + "/webauth/config.json"
     }
 
     /// The profile that answers for `host` (`name` or `name:port`, as git and Docker give it), or

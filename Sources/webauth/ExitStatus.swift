@@ -74,7 +74,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .openIDConnect(.insecureEndpoint(let name, let url)):
             self.init(.usage, "sign-in failed: \(OpenIDConnectError.insecureEndpoint(name: name, url: url)) "
                 + "(--allow-insecure-http, or allow_insecure_http in --config)")
-        case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)")
+        case .openIDConnect(let protocolError):
+            self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)", advice: Self.advice(of: protocolError))
         case .script(.captchaRequired(let kind, let text, _)):
             self.init(.needsPerson, "sign-in failed: \(SignInScriptError.captchaRequired(kind: kind, pageText: text, report: nil))")
         case .script(let failure): self.init(.scriptFailed, "sign-in failed: \(failure)")
@@ -86,7 +87,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ error: AuthStateError) {
         switch error {
         case .signInRequired(let reason): self.init(.signInRequired, "not signed in: \(reason)")
-        case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "\(protocolError)")
+        case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "\(protocolError)", advice: Self.advice(of: protocolError))
         case .saveFailed: self.init(.localFailure, "\(error)")
         case .userinfoSubjectMismatch: self.init(.providerError, "\(error)")
         case .accessTokenRefused: self.init(.providerError, "\(error)", advice: "`webauth status` lists the scopes the sign-in was granted.")
@@ -114,6 +115,14 @@ struct CommandFailure: Error, CustomStringConvertible {
              .browserUnavailable:
             .localFailure
         }
+    }
+
+    /// What to do about `error` when its status's advice is not the best: a certificate the
+    /// system does not trust may come from an internal CA, which the CA file options add.
+    private static func advice(of error: OpenIDConnectError) -> String? {
+        guard case .http(.tls) = error else { return nil }
+        return "If the provider's certificate comes from an internal CA, trust it with --ca-file, or ca_file in the configuration file "
+            + "(\(ConfigurationFile.defaultPath(ProcessInfo.processInfo.environment)) for the commands without --config)."
     }
 
     private static func status(of error: OpenIDConnectError) -> ExitStatus {

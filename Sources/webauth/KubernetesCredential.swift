@@ -37,7 +37,9 @@ struct KubernetesCredential: AsyncParsableCommand {
             let info = try Self.execInfo(ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"])
             let state: AuthState
             do {
-                let manager = try await SavedSignIn(profile: profile, secret: client.secret).manager()
+                let environment = ProcessInfo.processInfo.environment
+                let network = try client.network.settings(from: ConfigurationFile.chosen(client.config, environment: environment), environment: environment)
+                let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network).manager()
                 do throws(AuthStateError) { _ = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
                 state = await manager.state
             } catch let failure as CommandFailure where failure.status == .signInRequired {
@@ -61,7 +63,7 @@ struct KubernetesCredential: AsyncParsableCommand {
         let settings = try client.resolve()
         let deadline = CommandDeadline(seconds: timeout)
         let scopes = settings.scopes ?? ["openid", "profile", "offline_access"]
-        let flows = OtherLoginFlows(settings: settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile)), deadline: deadline, scopes: scopes,
+        let flows = OtherLoginFlows(settings: settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,
                                     parameters: settings.parameters, browserCommand: nil, verbose: false)
         let name = profile.name
         guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {

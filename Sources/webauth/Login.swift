@@ -54,16 +54,17 @@ struct Login: AsyncParsableCommand {
         try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved") {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
-            let page = PageScriptRun(script: try scripting.loginScript(), narrator: narrator, verbose: presentation.verbose)
+            let deadline = presentation.deadline()
+            let page = PageScriptRun(script: try scripting.loginScript(), narrator: narrator, verbose: presentation.verbose,
+                                     http: deadline.http(settings.network))
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
             let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
-            let deadline = presentation.deadline()
             let signIn = { @Sendable () async throws -> AuthState in
-                try await self.signIn(settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile)), deadline: deadline, scopes: scopes,
+                try await self.signIn(settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,
                                       parameters: parameters, responseType: responseType, page: page, narrator: narrator)
             }
             let name = profile.name
@@ -79,7 +80,9 @@ struct Login: AsyncParsableCommand {
                                            authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference(),
                                            privateKey: settings.authentication.privateKey)
                 do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
-                if let previous { await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, narrator) }
+                if let previous {
+                    await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, http: deadline.http(settings.network), narrator)
+                }
                 print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: showTokens).description)
             }
         }
@@ -100,10 +103,7 @@ struct Login: AsyncParsableCommand {
                 // Discovery first, so that the page gets what is left of --timeout.
                 do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
                 if flow == .browser { return try await others.browser() }
-                var options = presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline)
-                options.languages = settings.languages
-                options.proxy = settings.proxy
-                options.caFile = settings.caFile
+                let options = settings.network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline))
                 return try await client.signIn(scopes: scopes, responseType: responseType, additionalParameters: parameters,
                                                options: options, script: { try await page($0) })
             })
@@ -126,10 +126,10 @@ struct Login: AsyncParsableCommand {
     /// Revokes the refresh token of the sign-in a new one replaced (same provider and client), so
     /// that none is left valid and unknown; a failure is only a warning.
     private static func revokeRefreshToken(of previous: AuthState, replacedBy state: AuthState, _ authentication: ClientAuthentication,
-                                           _ narrator: Narrator) async {
+                                           http: any HTTPClient, _ narrator: Narrator) async {
         guard previous.configuration.issuer == state.configuration.issuer, previous.clientID == state.clientID,
               previous.refreshToken != state.refreshToken else { return }
-        do { _ = try await previous.revokeRefreshToken(authentication: authentication) } catch {
+        do { _ = try await previous.revokeRefreshToken(authentication: authentication, http: http) } catch {
             narrator.warn("the replaced sign-in's refresh token could not be revoked: \(error)")
         }
     }

@@ -25,7 +25,7 @@ struct Logout: AsyncParsableCommand {
     @Option(help: "The post-logout redirect URI registered for the client (default: redirect_uri from --config, else the saved sign-in's, else com.example.webauth:/callback).")
     var redirectURI: String?
 
-    @Option(help: ArgumentHelp("A configuration file, for its redirect_uri.", valueName: "file"))
+    @Option(help: ArgumentHelp("A configuration file, for its redirect_uri, proxy, no_proxy, ca_file and language (without it, the network keys of $XDG_CONFIG_HOME/webauth/config.json when there is one).", valueName: "file"))
     var config: String?
 
     @Flag(help: "Do not end the provider's session; only revoke and forget.")
@@ -43,20 +43,21 @@ struct Logout: AsyncParsableCommand {
                                         "refresh_token_revoked": .bool(false)]).description)
                 return
             }
-            let saved = try await SavedSignIn(profile: profile, secret: secret)
+            let network = try NetworkSettings.unflagged(config: config, environment: ProcessInfo.processInfo.environment)
+            let saved = try await SavedSignIn(profile: profile, secret: secret, network: network)
             let configuration = saved.state.configuration
             let deadline = presentation.deadline()
             // Usage errors before anything is revoked.
             let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
             // Headless, nobody can answer a question on the page: without a script, fail once it settles.
             let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
-                                     narrator: narrator, verbose: presentation.verbose)
+                                     narrator: narrator, verbose: presentation.verbose, http: deadline.http(network))
             var unfinished: [String] = []
             // The refresh token first: a provider's page that never sends the person back must not use up its time.
             var revoked = false
             if configuration.revocationEndpoint != nil, let refreshToken = saved.state.refreshToken {
                 let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication,
-                                             http: deadline.http())
+                                             http: deadline.http(network))
                 do {
                     try await endpoint.revoke(refreshToken, hint: "refresh_token")
                     revoked = true
@@ -67,10 +68,10 @@ struct Logout: AsyncParsableCommand {
             var endedAtProvider = false
             if let redirectURI {
                 let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: saved.state.clientID,
-                                                 redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http())
+                                                 redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http(network))
                 do {
                     _ = try await narrator.waiting(for: "the sign-out") {
-                        try await client.signOut(saved.state, options: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline),
+                        try await client.signOut(saved.state, options: network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline)),
                                                  script: { try await page($0) })
                     }
                     endedAtProvider = true

@@ -62,6 +62,12 @@ struct NetworkOptions: ParsableArguments {
         return .custom(url: url, ignoring: ignoring)
     }
 
+    /// The settings these flags, else `file`'s keys, else the environment give: one route for
+    /// the page and every request of the command.
+    func settings(from file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> NetworkSettings {
+        NetworkSettings(proxy: try proxy(from: file, environment: environment), caFile: try caFile(from: file), languages: try languages(from: file))
+    }
+
     /// `flag` if given, else the text under `key` in `file`.
     private static func given(_ flag: String?, else key: String, in file: ConfigurationFile?) throws(CommandFailure) -> String? {
         if let flag { return flag }

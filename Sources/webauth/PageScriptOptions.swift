@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenIDConnect
 import WebAuthSession
 
 /// A login script for the provider's page, and what a failed page leaves behind: the options
@@ -45,12 +46,14 @@ struct PageScriptRun: Sendable {
     let progress = ScriptProgress()
     let narrator: Narrator
     let verbose: Bool
+    /// The command's client, which reads the script's `outbox` and `http_auth` values on its route.
+    let http: any HTTPClient
 
     /// The `script:` to hand to the client.
     func callAsFunction(_ session: WebAuthenticationSession) async throws {
         shown.session = session
         narrator.follow(session)
-        try await script?.run(in: session, artifactsDirectory: Self.artifactsDirectoryFromEnvironment) { [progress, narrator, verbose] number, step in
+        try await script?.run(in: session, http: http, artifactsDirectory: Self.artifactsDirectoryFromEnvironment) { [progress, narrator, verbose] number, step in
             progress.starting(number)
             if verbose { narrator.say("step \(number): \(step)") }
         }

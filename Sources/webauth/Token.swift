@@ -13,7 +13,9 @@ struct Token: AsyncParsableCommand {
             grant: it is saved apart and never replaces the sign-in's own token or scopes. A refresh \
             token the provider rotates is saved before the token is printed. --format raw (the \
             token), json (access_token, token_type, expires_at, scope: docs/schemas/token.schema.json) \
-            or header (Authorization: Bearer ...).
+            or header (Authorization: Bearer ...). Its requests, like those of exec, env and userinfo, \
+            go through the proxy, no_proxy and ca_file of $XDG_CONFIG_HOME/webauth/config.json \
+            (~/.config/webauth/config.json) when it names them, else the environment's proxy.
             """)
 
     /// How the token is printed.
@@ -47,7 +49,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no token was printed") {
-            if !dpop.isEmpty { return try await DPoPHeaders(dpop).print(for: SavedSignIn(profile: access.profile, secret: access.secret)) }
+            if !dpop.isEmpty { return try await DPoPHeaders(dpop).print(for: access.savedSignIn()) }
             if idToken {
                 let manager = try await access.manager()
                 let token: IDToken
@@ -84,7 +86,8 @@ struct Userinfo: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "nothing was printed") {
-            let manager = try await SavedSignIn(profile: profile, secret: secret).manager()
+            let network = try NetworkSettings.unflagged(config: nil, environment: ProcessInfo.processInfo.environment)
+            let manager = try await SavedSignIn(profile: profile, secret: secret, network: network).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }
     }
@@ -111,20 +114,24 @@ struct Status: AsyncParsableCommand {
 }
 
 /// A saved sign-in, opened for use: refreshes are saved back to its store. The client's secret
-/// comes from the options, else from where the sign-in says it is kept.
+/// comes from the options, else from where the sign-in says it is kept; its requests take the
+/// route `network` gives.
 struct SavedSignIn {
     let state: AuthState
     let store: any AuthStateStore
     let authentication: ClientAuthentication
+    /// The route of its requests (refresh, userinfo, revocation).
+    let network: NetworkSettings
 
-    init(profile: ProfileOptions, secret: ClientSecretOptions) async throws(CommandFailure) {
+    init(profile: ProfileOptions, secret: ClientSecretOptions, network: NetworkSettings) async throws(CommandFailure) {
         (state, store) = try await profile.savedState()
         authentication = try secret.resolve(for: state.client)
+        self.network = network
         if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
     }
 
     /// A manager that saves refreshes to the store, taking turns with other processes.
     func manager() -> AuthStateManager {
-        AuthStateManager(state: state, store: store, authentication: authentication)
+        AuthStateManager(state: state, store: store, authentication: authentication, http: network.http())
     }
 }

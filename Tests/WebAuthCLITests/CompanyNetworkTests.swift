@@ -66,6 +66,28 @@ struct CompanyNetworkTests {
         #expect(log.contains("POST \(provider.issuer)/token "), "the token request went through the proxy; its log: \(log)")
     }
 
+    @Test("--proxy: the login script's outbox value is read through it too")
+    func proxyForTheScriptsOutbox() async throws {
+        var settings = DevProviderConfiguration()
+        settings.loginMethod = .emailCode
+        let provider = try await OpenIDProvider.start(configuration: settings)
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--store", "none",
+                                     "--proxy", proxy.url, "--script", try webauth.file("code.yaml", """
+            steps:
+              - fill: "#email"
+                value: alice@example.com
+              - click: "#send-code"
+              - wait_for_text: We sent a code
+              - fill: "#code"
+                outbox: \(provider.issuer)/outbox?email=alice@example.com
+              - click: "#verify"
+            """)])
+        let log = await proxy.stop()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(log.contains("GET \(provider.issuer)/outbox?email="), "the outbox was read through the proxy; its log: \(log)")
+    }
+
     @Test("by default the environment's proxy, like curl: http_proxy takes loopback hosts, no_proxy lets them go direct")
     func proxyFromTheEnvironment() async throws {
         let provider = try await OpenIDProvider.start()
@@ -135,6 +157,100 @@ struct CompanyNetworkTests {
         await front.child.stop()
         await other.child.stop()
         #expect(notPEM.status == 64 && notPEM.stderr.contains("not.pem"), "stderr: \(notPEM.stderr)")
+    }
+}
+
+/// The commands that use a saved sign-in (`token`, `userinfo`, the credential helpers, `logout`)
+/// in a company network: they take no network flags, so the configuration file gives the route.
+@Suite("commands on a saved sign-in in a company network (the built binary)", .timeLimit(.minutes(3)))
+struct SavedSignInNetworkTests {
+    var webauth = WebAuthBinary()
+
+    init() {
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+        // No proxy of the machine's (a CI runner may set one): the configuration file is the only route given.
+        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] { webauth.environment[name] = "" }
+        webauth.environment["XDG_CONFIG_HOME"] = webauth.home.appendingPathComponent("config").path
+    }
+
+    /// Signs alice in to `provider` (with `extra` options), saved in the sandbox's file store.
+    func signIn(_ provider: OpenIDProvider, _ extra: [String] = []) async throws {
+        let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless",
+                                     "--script", try webauth.file("login-\(UUID().uuidString).yaml", LoginCommandTests.passwordScript)] + extra)
+        try #require(run.status == 0, "stderr: \(run.stderr)")
+    }
+
+    /// Writes `json` as the default configuration file, `$XDG_CONFIG_HOME/webauth/config.json`.
+    func configure(_ json: String) throws {
+        let folder = webauth.home.appendingPathComponent("config/webauth")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try json.write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+    }
+
+    @Test("proxy in the configuration file: token's refresh and userinfo go through it, as login's requests do")
+    func proxyFromTheConfigurationFile() async throws {
+        let provider = try await OpenIDProvider.start()
+        try await signIn(provider)
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        let token = try await webauth(["token", "--min-valid", "999999"])
+        let userinfo = try await webauth(["userinfo"])
+        let log = await proxy.stop()
+        #expect(token.status == 0 && provider.refreshCount == 1, "stderr: \(token.stderr)")
+        #expect(userinfo.status == 0, "stderr: \(userinfo.stderr)")
+        #expect(log.contains("POST \(provider.issuer)/token "), "the refresh went through the proxy; its log: \(log)")
+        #expect(log.contains("GET \(provider.issuer)/userinfo "), "userinfo went through the proxy; its log: \(log)")
+    }
+
+    @Test("proxy in the configuration file: git-credential and kubernetes-credential refresh through it")
+    func credentialHelpersThroughTheConfiguredProxy() async throws {
+        let provider = try await OpenIDProvider.start()
+        try await signIn(provider)
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        /// `webauth arguments` with `input` on its standard input, as git gives it.
+        func helper(_ arguments: [String], input: String = "") async throws -> WebAuthBinary.Run {
+            try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"printf %s "$0" | "$@""#, input, WebAuthBinary.binary.path] + arguments)
+        }
+        let request = "protocol=https\nhost=git.example.com\n\n"
+        // erase expires the access token: the next helper must refresh it.
+        let erased = try await helper(["git-credential", "erase"], input: request)
+        let kubernetes = try await helper(["kubernetes-credential"])
+        let erasedAgain = try await helper(["git-credential", "erase"], input: request)
+        let git = try await helper(["git-credential", "get"], input: request)
+        let log = await proxy.stop()
+        for run in [erased, kubernetes, erasedAgain, git] { #expect(run.status == 0, "stderr: \(run.stderr)") }
+        #expect(git.stdout.contains("password=") && kubernetes.stdout.contains("ExecCredential"))
+        #expect(provider.refreshCount == 2)
+        #expect(log.components(separatedBy: "POST \(provider.issuer)/token ").count == 3, "both refreshes went through the proxy; its log: \(log)")
+    }
+
+    @Test("revocations take the route too: login --proxy revokes the sign-in it replaces through it, logout through the configuration file's")
+    func revocationsThroughTheProxy() async throws {
+        let provider = try await OpenIDProvider.start()
+        try await signIn(provider)
+        let proxy = try await Tinyproxy.start(in: webauth.home)
+        try await signIn(provider, ["--proxy", proxy.url])
+        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        let logout = try await webauth(["logout", "--local"])
+        let log = await proxy.stop()
+        #expect(logout.status == 0 && logout.stdout.contains(#""refresh_token_revoked":true"#), "stdout: \(logout.stdout) stderr: \(logout.stderr)")
+        #expect(log.components(separatedBy: "POST \(provider.issuer)/revoke ").count == 3, "both revocations went through the proxy; its log: \(log)")
+    }
+
+    @Test("ca_file in the configuration file: token refreshes from a provider of a private CA; without it, a TLS error that names ca_file")
+    func caFileFromTheConfigurationFile() async throws {
+        let provider = try await OpenIDProvider.start()
+        let front = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        try await signIn(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
+                                    "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile])
+        let without = try await webauth(["token", "--min-valid", "999999"])
+        try configure(#"{"ca_file": "\#(front.caFile)"}"#)
+        let with = try await webauth(["token", "--min-valid", "999999"])
+        await front.child.stop()
+        #expect(without.status == 4 && without.stderr.contains("TLS error talking to \(front.url)"), "stderr: \(without.stderr)")
+        #expect(without.stderr.contains("ca_file"), "the message says what to do; stderr: \(without.stderr)")
+        #expect(with.status == 0 && provider.refreshCount == 1, "stderr: \(with.stderr)")
     }
 }
 

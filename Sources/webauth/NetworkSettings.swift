@@ -1,0 +1,37 @@
+import OpenIDConnect
+import WebAuthSession
+
+/// How a command reaches the provider, resolved once: the page and every request of the command
+/// (discovery, token, refresh, userinfo, revocation, device grant) take the same route.
+struct NetworkSettings {
+    /// The proxy for the page and the requests.
+    let proxy: ProxySetting
+    /// Authorities trusted beside the system's, for the page and the requests.
+    let caFile: TrustedCAFile?
+    /// The languages to ask the page for (empty: the user's locale).
+    let languages: [String]
+
+    /// The settings of a command that has no network flags, such as `token` or a credential
+    /// helper: the configuration file `config` (else the default one, when there is one), else
+    /// the environment.
+    static func unflagged(config: String?, environment: [String: String]) throws(CommandFailure) -> NetworkSettings {
+        let options: NetworkOptions
+        do { options = try NetworkOptions.parse([]) } catch { throw CommandFailure(.localFailure, "the network options cannot be set up: \(error)") }
+        return try options.settings(from: ConfigurationFile.chosen(config, environment: environment), environment: environment)
+    }
+
+    /// A client for a command's requests with no deadline of its own: libsoup's, the page's own
+    /// network stack (``SoupHTTPClient``), through ``proxy`` and trusting ``caFile``.
+    func http(timeout: Duration = .seconds(30)) -> any HTTPClient {
+        SoupHTTPClient(proxy: proxy, caFile: caFile, timeout: timeout)
+    }
+
+    /// `options` with the page's share of these settings.
+    func applied(to options: WebAuthenticationOptions) -> WebAuthenticationOptions {
+        var options = options
+        options.languages = languages
+        options.proxy = proxy
+        options.caFile = caFile
+        return options
+    }
+}

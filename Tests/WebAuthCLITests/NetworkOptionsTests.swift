@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import WebAuthSession
+@testable import webauth
+
+/// Every network option works the same three ways: the flag, the configuration file's key (the
+/// `--config` file or the default one) and the Swift API's `WebAuthenticationOptions` value; and
+/// `--help` and README name each.
+@Suite("network options: flag, configuration key and Swift API agree")
+struct NetworkOptionsTests {
+    /// One network option, written the three ways.
+    struct Option: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// The command-line flags.
+        let flags: [String]
+        /// The configuration file (JSON).
+        let config: String
+        /// The library user's options.
+        let library: @Sendable () throws -> WebAuthenticationOptions
+
+        var testDescription: String { name }
+    }
+
+    /// A PEM file of certificate authorities every Debian has.
+    static let caFile = "/etc/ssl/certs/ca-certificates.crt"
+    static let proxy = "http://proxy.example:3128"
+
+    static let options: [Option] = [
+        Option(name: "none given", flags: [], config: "{}", library: { WebAuthenticationOptions() }),
+        Option(name: "proxy", flags: ["--proxy", proxy], config: #"{"proxy": "\#(proxy)"}"#) {
+            var options = WebAuthenticationOptions()
+            options.proxy = .custom(url: URL(string: proxy)!)
+            return options
+        },
+        Option(name: "proxy none", flags: ["--proxy", "none"], config: #"{"proxy": "none"}"#) {
+            var options = WebAuthenticationOptions()
+            options.proxy = ProxySetting.none
+            return options
+        },
+        Option(name: "no_proxy", flags: ["--proxy", proxy, "--no-proxy", "intranet.example, .corp.example,10.0.0.0/8"],
+               config: #"{"proxy": "\#(proxy)", "no_proxy": "intranet.example, .corp.example,10.0.0.0/8"}"#) {
+            var options = WebAuthenticationOptions()
+            options.proxy = .custom(url: URL(string: proxy)!, ignoring: ["intranet.example", ".corp.example", "10.0.0.0/8"])
+            return options
+        },
+        Option(name: "ca_file", flags: ["--ca-file", caFile], config: #"{"ca_file": "\#(caFile)"}"#) {
+            var options = WebAuthenticationOptions()
+            options.caFile = try TrustedCAFile(path: caFile)
+            return options
+        },
+        Option(name: "language", flags: ["--language", "fr-CA,fr", "--language", "en"], config: #"{"language": ["fr-CA", "fr", "en"]}"#) {
+            var options = WebAuthenticationOptions()
+            options.languages = ["fr-CA", "fr", "en"]
+            return options
+        },
+        // Issue 16.4 (client certificates) adds client_certificate here: its flag, its key and
+        // WebAuthenticationOptions' value, compared below with the others.
+    ]
+
+    @Test("the flag, the --config key, the default configuration file and the Swift API give the same setting", arguments: options)
+    func sameEverywhere(_ option: Option) throws {
+        let expected = try option.library()
+        // The environment names a proxy: an option given (or `.environment` when none is) must win all the same.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("network-options-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("webauth"), withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("webauth/config.json").path
+        try option.config.write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = ["https_proxy": "http://environment.example:8080", "XDG_CONFIG_HOME": folder.path]
+        let ways: [(String, NetworkSettings)] = [
+            ("flags", try NetworkOptions.parse(option.flags).settings(from: nil, environment: environment)),
+            ("--config", try NetworkOptions.parse([]).settings(from: ConfigurationFile(path: path), environment: environment)),
+            ("a command without flags, --config", try NetworkSettings.unflagged(config: path, environment: environment)),
+            ("a command without flags, the default file", try NetworkSettings.unflagged(config: nil, environment: environment)),
+        ]
+        for (way, settings) in ways {
+            let applied = settings.applied(to: WebAuthenticationOptions())
+            #expect(applied.proxy == expected.proxy, "\(way)")
+            #expect(applied.caFile?.path == expected.caFile?.path, "\(way)")
+            #expect(applied.languages == expected.languages, "\(way)")
+        }
+    }
+
+    /// `text` with every run of white space as one space (help text is wrapped).
+    func flattened(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    @Test("login --help names each network flag with its configuration key; token --help says where its route comes from")
+    func help() async throws {
+        let webauth = WebAuthBinary()
+        let login = flattened(try await webauth(["login", "--help"]).stdout)
+        for (flag, key) in [("--proxy", "proxy"), ("--no-proxy", "no_proxy"), ("--ca-file", "ca_file"), ("--language", "language")] {
+            #expect(login.contains(flag) && login.contains("\(key) in --config"), "\(flag) / \(key): \(login)")
+        }
+        let token = flattened(try await webauth(["token", "--help"]).stdout)
+        for key in ["proxy", "no_proxy", "ca_file", "webauth/config.json"] {
+            #expect(token.contains(key), "\(key): \(token)")
+        }
+    }
+
+    @Test("README's company-network section names each option and the commands that honour it")
+    func readme() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## In a company network").dropFirst().first?
+            .components(separatedBy: "\n## ").first)
+        for name in ["--proxy", "--no-proxy", "--ca-file", "--language", "`proxy`", "`no_proxy`", "`ca_file`", "`language`",
+                     "`token`", "`exec`", "`env`", "`userinfo`", "`logout`", "`git-credential`", "`docker-credential-webauth`",
+                     "`kubernetes-credential`", "config.json"] {
+            #expect(section.contains(name), "README's In a company network section names \(name)")
+        }
+    }
+}
