@@ -73,16 +73,7 @@ struct CompanyNetworkTests {
         let provider = try await OpenIDProvider.start(configuration: settings)
         let proxy = try await Tinyproxy.start(in: webauth.home)
         let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--store", "none",
-                                     "--proxy", proxy.url, "--script", try webauth.file("code.yaml", """
-            steps:
-              - fill: "#email"
-                value: alice@example.com
-              - click: "#send-code"
-              - wait_for_text: We sent a code
-              - fill: "#code"
-                outbox: \(provider.issuer)/outbox?email=alice@example.com
-              - click: "#verify"
-            """)])
+                                     "--proxy", proxy.url, "--script", try webauth.file("code.yaml", LoginCommandTests.emailCodeScript(issuer: provider.issuer))])
         let log = await proxy.stop()
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(log.contains("GET \(provider.issuer)/outbox?email="), "the outbox was read through the proxy; its log: \(log)")

@@ -236,21 +236,27 @@ extension LoginCommandTests {
 }
 
 extension LoginCommandTests {
+    /// A login script for the provider's e-mail code page: alice's address, then the code from
+    /// the provider's outbox.
+    static func emailCodeScript(issuer: String) -> String {
+        """
+        steps:
+          - fill: "#email"
+            value: alice@example.com
+          - click: "#send-code"
+          - wait_for_text: We sent a code
+          - fill: "#code"
+            outbox: \(issuer)/outbox?email=alice@example.com
+          - click: "#verify"
+        """
+    }
+
     @Test("a one-time-code script: email, the code from the provider's outbox, verify")
     func oneTimeCodeScript() async throws {
         var settings = DevProviderConfiguration()
         settings.loginMethod = .emailCode
         let provider = try await OpenIDProvider.start(configuration: settings)
-        let run = try await login(provider, script: """
-            steps:
-              - fill: "#email"
-                value: alice@example.com
-              - click: "#send-code"
-              - wait_for_text: We sent a code
-              - fill: "#code"
-                outbox: \(provider.issuer)/outbox?email=alice@example.com
-              - click: "#verify"
-            """)
+        let run = try await login(provider, script: Self.emailCodeScript(issuer: provider.issuer))
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(try JSONValue(parsing: run.stdout)["subject"] == .string(OpenIDProvider.User.alice.subject))
         #expect(provider.outbox.count == 1)
