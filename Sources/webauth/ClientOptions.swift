@@ -83,7 +83,8 @@ struct ClientOptions: ParsableArguments {
                               store: try Self.store(fromFile("store"), in: config),
                               languages: try network.languages(from: file),
                               proxy: try network.proxy(from: file, environment: environment),
-                              caFile: try network.caFile(from: file))
+                              caFile: try network.caFile(from: file),
+                              clientCertificate: try network.clientCertificate(from: file, environment: environment))
     }
 
     /// `store` from the configuration file: keyring, file or none.
@@ -134,6 +135,8 @@ struct ClientSettings {
     let proxy: ProxySetting
     /// Authorities trusted beside the system's, for the page and the requests.
     let caFile: TrustedCAFile?
+    /// The certificate the page and the requests present to a provider that asks for one.
+    let clientCertificate: ClientCertificate?
 
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {

@@ -18,12 +18,13 @@ struct CommandDeadline: Sendable {
     /// What is left of the time (zero once it has passed).
     var remaining: Duration { max(end - .now, .zero) }
 
-    /// An HTTP client through `proxy`, trusting `caFile` beside the system's, whose requests end with ``HTTPClientError/timedOut(url:after:)``
+    /// An HTTP client through `proxy`, trusting `caFile` beside the system's, presenting `clientCertificate`, whose requests end with ``HTTPClientError/timedOut(url:after:)``
     /// at this deadline: libsoup's, the page's own network stack (``SoupHTTPClient``). Its own
     /// per-request timeout is set past the deadline, so that a hung request always ends as this
     /// deadline's one-line timeout, never as libsoup's error text.
-    func http(proxy: ProxySetting = .environment, caFile: TrustedCAFile? = nil) -> any HTTPClient {
-        DeadlineHTTPClient(deadline: self, base: SoupHTTPClient(proxy: proxy, caFile: caFile, timeout: limit + .seconds(5)))
+    func http(proxy: ProxySetting = .environment, caFile: TrustedCAFile? = nil, clientCertificate: ClientCertificate? = nil) -> any HTTPClient {
+        DeadlineHTTPClient(deadline: self, base: SoupHTTPClient(proxy: proxy, caFile: caFile, clientCertificate: clientCertificate,
+                                                                timeout: limit + .seconds(5)))
     }
 }
 

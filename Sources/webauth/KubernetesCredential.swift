@@ -61,7 +61,7 @@ struct KubernetesCredential: AsyncParsableCommand {
         let settings = try client.resolve()
         let deadline = CommandDeadline(seconds: timeout)
         let scopes = settings.scopes ?? ["openid", "profile", "offline_access"]
-        let flows = OtherLoginFlows(settings: settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile)), deadline: deadline, scopes: scopes,
+        let flows = OtherLoginFlows(settings: settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile, clientCertificate: settings.clientCertificate)), deadline: deadline, scopes: scopes,
                                     parameters: settings.parameters, browserCommand: nil, verbose: false)
         let name = profile.name
         guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {

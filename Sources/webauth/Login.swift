@@ -63,7 +63,7 @@ struct Login: AsyncParsableCommand {
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let deadline = presentation.deadline()
             let signIn = { @Sendable () async throws -> AuthState in
-                try await self.signIn(settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile)), deadline: deadline, scopes: scopes,
+                try await self.signIn(settings, client: settings.client(http: deadline.http(proxy: settings.proxy, caFile: settings.caFile, clientCertificate: settings.clientCertificate)), deadline: deadline, scopes: scopes,
                                       parameters: parameters, responseType: responseType, page: page, narrator: narrator)
             }
             let name = profile.name
@@ -104,6 +104,7 @@ struct Login: AsyncParsableCommand {
                 options.languages = settings.languages
                 options.proxy = settings.proxy
                 options.caFile = settings.caFile
+                options.clientCertificate = settings.clientCertificate
                 return try await client.signIn(scopes: scopes, responseType: responseType, additionalParameters: parameters,
                                                options: options, script: { try await page($0) })
             })
