@@ -85,4 +85,45 @@ struct ClientCertificateTests {
             #expect(!output.contains(password), "the PKCS#12 password is never printed")
         }
     }
+
+    /// A SoftHSM2 token holding the front's client certificate and key.
+    func token(for front: TLSFront) async throws -> SoftHSMToken {
+        try await SoftHSMToken(certificate: front.workdir.appendingPathComponent("client-cert.pem").path,
+                               key: front.workdir.appendingPathComponent("client-key.pem").path)
+    }
+
+    @Test("--client-certificate pkcs11:URI with the key on a SoftHSM2 token, the PIN from WEBAUTH_PKCS11_PIN: the page and the token request present it")
+    func fromPKCS11Token() async throws {
+        let (provider, front) = try await start()
+        let token = try await token(for: front)
+        let run = try await login(provider, through: front, ["--client-certificate", token.uri],
+                                  environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
+        await front.child.stop()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(clients(of: front).contains("GET /authorize webauth test client"), "the page presented it: \(clients(of: front))")
+        #expect(clients(of: front).contains("POST /token webauth test client"), "the token request presented it: \(clients(of: front))")
+        #expect(!run.stdout.contains(token.pin) && !run.stderr.contains(token.pin))
+    }
+
+    @Test("a wrong PKCS#11 PIN, none, a PIN in --client-certificate, or a token that is not there: typed errors (usage status) that never print the PIN")
+    func unusableToken() async throws {
+        let (provider, front) = try await start()
+        let token = try await token(for: front)
+        let wrong = try await login(provider, through: front, ["--client-certificate", token.uri],
+                                    environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": "x" + token.pin]) { $1 })
+        let none = try await login(provider, through: front, ["--client-certificate", token.uri], environment: token.environment)
+        let inURI = try await login(provider, through: front, ["--client-certificate", token.uri + ";pin-value=" + token.pin], environment: token.environment)
+        let absent = try await login(provider, through: front, ["--client-certificate", "pkcs11:token=no-such-token;object=login"],
+                                     environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
+        await front.child.stop()
+        #expect(wrong.status == 64 && wrong.stderr.contains("the token of the client certificate \(token.uri) refused the PIN"), "stderr: \(wrong.stderr)")
+        #expect(none.status == 64 && none.stderr.contains("needs a PIN"), "stderr: \(none.stderr)")
+        #expect(inURI.status == 64 && inURI.stderr.contains("WEBAUTH_PKCS11_PIN"), "stderr: \(inURI.stderr)")
+        #expect(absent.status == 64 && absent.stderr.contains("no PKCS#11 token holds the client certificate pkcs11:token=no-such-token"),
+                "stderr: \(absent.stderr)")
+        #expect(provider.requestCount("/token") == 0)
+        for output in [wrong, none, inURI, absent].flatMap({ [$0.stdout, $0.stderr] }) {
+            #expect(!output.contains(token.pin), "the PIN is never printed")
+        }
+    }
 }

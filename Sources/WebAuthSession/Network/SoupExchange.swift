@@ -29,9 +29,9 @@ final class SoupExchange {
     private let completion: Completion
     /// The proxy whose `407` was not answered, and whether credentials had been given.
     private var proxyRefusal: (proxy: String, credentialsGiven: Bool)?
-    /// Whether the client certificate's PIN was given, and whether its token asked for one it could
-    /// not have (none was configured, or it asked again: it refused the one given).
-    private var pinGiven = false, pinRefused = false
+    /// Whether the client certificate's token asked for a PIN it could not have: none was
+    /// configured, or it asked again (a retry: it refused the one given).
+    private var pinRefused = false
 
     private init(session: GObjectReference<UnsafeMutablePointer<SoupSession>>, message: GObjectReference<OpaquePointer>,
                  url: String, host: String, route: ProxyRoute, caFile: TrustedCAFile?, clientCertificate: ClientCertificate?,
@@ -105,15 +105,15 @@ final class SoupExchange {
         return caFile.trusts(certificate, host: exchange.host) ? 1 : 0
     }
 
-    /// `request-certificate-password`: gives the client certificate's PIN once; a second request
-    /// (the token refused it), or one with no PIN, fails the handshake.
+    /// `request-certificate-password`: gives the client certificate's PIN; a retry (the token
+    /// refused it), or a request with no PIN configured, fails the handshake.
     private static let requestPIN: CWKSoupCertificatePasswordHandler = { message, password, data in
         guard let exchange = WeakTarget<SoupExchange>.from(data), let message, let password else { return 0 }
-        guard !exchange.pinGiven, let pin = exchange.clientCertificate?.pin else {
+        let isRetry = g_tls_password_get_flags(password).rawValue & G_TLS_PASSWORD_RETRY.rawValue != 0
+        guard !isRetry, let pin = exchange.clientCertificate?.pin else {
             exchange.pinRefused = true
             return 0
         }
-        exchange.pinGiven = true
         g_tls_password_set_value(password, pin, -1)
         soup_message_tls_client_certificate_password_request_complete(message)
         return 1

@@ -2,11 +2,11 @@ internal import CWebKitGTK
 
 /// How a page answers a server's request for a client certificate in the TLS handshake (mutual
 /// TLS), and its PKCS#11 token's request for a PIN: with ``WebAuthenticationOptions/clientCertificate``
-/// and its PIN, once each; with none, or a PIN asked again (refused), the session fails.
+/// and its PIN (each new connection asks again); with none, or a PIN asked again as a retry (the token
+/// refused it), the session fails.
 @WebKitActor
 struct PageClientCertificate {
     private let certificate: ClientCertificate?
-    private var pinGiven = false
 
     init(options: WebAuthenticationOptions) {
         certificate = options.clientCertificate
@@ -19,7 +19,7 @@ struct PageClientCertificate {
     }
 
     /// Answers `request` (one that ``isAsked(by:)``), or cancels it and returns why the session ends.
-    mutating func answer(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> WebAuthenticationError? {
+    func answer(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> WebAuthenticationError? {
         let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
         guard let certificate else {
             webkit_authentication_request_cancel(request)
@@ -29,11 +29,11 @@ struct PageClientCertificate {
         if webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_REQUESTED {
             credential = certificate.certificate.withPointer { webkit_credential_new_for_certificate($0, WEBKIT_CREDENTIAL_PERSISTENCE_NONE) }
         } else {
-            guard !pinGiven, let pin = certificate.pin else {
+            let isRetry = webkit_authentication_request_is_retry(request) != 0
+            guard !isRetry, let pin = certificate.pin else {
                 webkit_authentication_request_cancel(request)
-                return .clientCertificatePINRefused(host: host, certificate: certificate.description, pinGiven: pinGiven)
+                return .clientCertificatePINRefused(host: host, certificate: certificate.description, pinGiven: isRetry)
             }
-            pinGiven = true
             credential = webkit_credential_new_for_certificate_pin(pin, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
         }
         webkit_authentication_request_authenticate(request, credential)

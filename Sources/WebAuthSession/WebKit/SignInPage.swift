@@ -27,7 +27,7 @@ final class SignInPage {
     /// What answers a server's own request for HTTP authentication.
     private var httpAuthentication: PageHTTPAuthentication
     /// What answers a server's request for a client certificate.
-    private var clientCertificate: PageClientCertificate
+    private let clientCertificate: PageClientCertificate
     /// Authorities trusted beside the system's.
     private var caFile: TrustedCAFile?
     /// The ephemeral session's own web context when it trusts a CA file (see ``WebContextsByProfile/privateEphemeralContext()``).
