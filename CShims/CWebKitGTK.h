@@ -343,4 +343,21 @@ static inline gulong cwk_connect_soup_request_certificate_password(SoupMessage *
     return CWK_CONNECT(message, "request-certificate-password", handler, data, destroy);
 }
 
+/** SoupMessage::network-event (a step of the message's connection: resolving, connecting, the TLS
+ *  handshake starting...), with the connection's stream. */
+typedef void (*CWKSoupNetworkEventHandler)(SoupMessage *, GSocketClientEvent, GIOStream *, gpointer);
+static inline gulong cwk_connect_soup_network_event(SoupMessage *message, CWKSoupNetworkEventHandler handler,
+                                                    gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(message, "network-event", handler, data, destroy);
+}
+
+/** Gives a TLS connection (a stream that is one) its client certificate before its handshake:
+ *  GnuTLS then keys the sessions it resumes by the certificate too, so a connection with another
+ *  certificate or none never resumes this one's. (libsoup's own
+ *  soup_message_set_tls_client_certificate() answers the server's request during the handshake,
+ *  after the session's key was made without it.) */
+static inline void cwk_tls_stream_set_certificate(GIOStream *stream, GTlsCertificate *certificate) {
+    if (G_IS_TLS_CONNECTION(stream)) g_tls_connection_set_certificate(G_TLS_CONNECTION(stream), certificate);
+}
+
 #endif /* CWEBKITGTK_H */

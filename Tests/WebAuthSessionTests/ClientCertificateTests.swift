@@ -19,24 +19,24 @@ struct ClientCertificateTests {
         return (provider, front)
     }
 
-    @Test("SoupHTTPClient presents the certificate a server requires; without one the request fails with a TLS error")
+    @Test("SoupHTTPClient presents the certificate a server requires; a client without one then fails with a TLS error (no resumed session)")
     func soupClientPresentsIt() async throws {
         let (provider, front) = try await start()
         let caFile = try TrustedCAFile(path: front.workdir.appendingPathComponent("ca.pem").path)
         let certificate = try ClientCertificate(file: front.workdir.appendingPathComponent("client.pem").path)
         let jwks = HTTPRequest(url: URL(string: "https://127.0.0.1:\(front.port)/jwks")!)
-        // Without first: GnuTLS resumes a TLS session in the same process, and a resumed session
-        // keeps the client certificate it was made with.
+        let response = try await SoupHTTPClient(proxy: .none, caFile: caFile, clientCertificate: certificate).send(jwks)
+        #expect(response.status == 200)
+        let log = try String(contentsOf: front.workdir.appendingPathComponent("clients.log"), encoding: .utf8)
+        #expect(log == "GET /jwks webauth test client\n")
+        // After, in the same process: GnuTLS resumes TLS sessions, and a resumed session keeps the
+        // client certificate it was made with, so a client without one must not resume that one.
         do {
             _ = try await SoupHTTPClient(proxy: .none, caFile: caFile).send(jwks)
             Issue.record("a request without the certificate was answered")
         } catch {
             if case .tls = error {} else { Issue.record("not a TLS error: \(error)") }
         }
-        let response = try await SoupHTTPClient(proxy: .none, caFile: caFile, clientCertificate: certificate).send(jwks)
-        #expect(response.status == 200)
-        let log = try String(contentsOf: front.workdir.appendingPathComponent("clients.log"), encoding: .utf8)
-        #expect(log == "GET /jwks webauth test client\n")
         #expect(provider.requestCount("/jwks") == 1)
     }
 

@@ -72,8 +72,8 @@ final class SoupExchange {
                                     clientCertificate: clientCertificate, completion: completion)
         LifetimeSignal.connect(made, .soupAuthenticate, target: exchange, handler: Self.authenticate)
         if caFile != nil { LifetimeSignal.connect(made, .acceptCertificate, target: exchange, handler: Self.acceptCertificate) }
-        if let clientCertificate {
-            clientCertificate.certificate.withPointer { soup_message_set_tls_client_certificate(made, $0) }
+        if clientCertificate != nil {
+            LifetimeSignal.connect(made, .networkEvent, target: exchange, handler: Self.presentCertificate)
             LifetimeSignal.connect(made, .requestCertificatePassword, target: exchange, handler: Self.requestPIN)
         }
         cancellable.reference.withPointer { cancellable in
@@ -103,6 +103,14 @@ final class SoupExchange {
     private static let acceptCertificate: CWKSoupAcceptCertificateHandler = { _, certificate, _, data in
         guard let exchange = WeakTarget<SoupExchange>.from(data), let certificate, let caFile = exchange.caFile else { return 0 }
         return caFile.trusts(certificate, host: exchange.host) ? 1 : 0
+    }
+
+    /// `network-event`: the TLS handshake is about to start; its connection gets the client
+    /// certificate now, so that a session resumed later is one made with this certificate.
+    private static let presentCertificate: CWKSoupNetworkEventHandler = { _, event, stream, data in
+        guard event == G_SOCKET_CLIENT_TLS_HANDSHAKING, let exchange = WeakTarget<SoupExchange>.from(data), let stream,
+              let certificate = exchange.clientCertificate?.certificate else { return }
+        certificate.withPointer { cwk_tls_stream_set_certificate(stream, $0) }
     }
 
     /// `request-certificate-password`: gives the client certificate's PIN; a retry (the token
