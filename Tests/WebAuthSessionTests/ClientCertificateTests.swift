@@ -2,7 +2,7 @@ import DevProvider
 import Foundation
 import OpenIDConnect
 import Testing
-import WebAuthSession
+@testable import WebAuthSession
 
 /// ``ClientCertificate`` from the Swift API: files read (and refused) before any use, and
 /// ``SoupHTTPClient`` presenting the certificate to an HTTPS front (`tls_front.py`) that requires
@@ -57,5 +57,29 @@ struct ClientCertificateTests {
             try ClientCertificate(file: file("nothing.pem"))
         }
         #expect(throws: ClientCertificateError.pinInURI) { try ClientCertificate(pkcs11: "pkcs11:token=a;object=b;pin-value=1234") }
+    }
+}
+
+extension EngineTests {
+    /// A page behind a server that requires a client certificate (`tls_front.py` in front of a
+    /// ``TestSite`` page that redirects to the app).
+    @Suite("Client certificates asked by the page")
+    struct ClientCertificates {
+        @Test("a session with the certificate gets through; a session without one after it fails with clientCertificateRequested, resuming nothing")
+        func presentedAndIsolated() async throws {
+            let site = try await TestSite.start()
+            let page = site.serve(.redirect(to: "com.example:/cb?reached=yes"))
+            let front = try PythonFixtureServer(script: "tls_front", arguments: [String(site.server.baseURL.port!), "--require-client-certificate", "pw"])
+            let start = URL(string: "https://127.0.0.1:\(front.port)\(page.path)")!
+            var options = TestEngine.options()
+            options.caFile = try TrustedCAFile(path: front.workdir.appendingPathComponent("ca.pem").path)
+            var withCertificate = options
+            withCertificate.clientCertificate = try ClientCertificate(file: front.workdir.appendingPathComponent("client.pem").path)
+            let callback = try await TestEngine.session(start, redirectURI: "com.example:/cb", options: withCertificate).start()
+            #expect(callback["reached"] == "yes")
+            await #expect(throws: WebAuthenticationError.clientCertificateRequested(host: "127.0.0.1")) {
+                try await TestEngine.session(start, redirectURI: "com.example:/cb", options: options).start()
+            }
+        }
     }
 }

@@ -63,8 +63,7 @@ final class SignInPage {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
         let kioskStyle: KioskStyle? = if case .kiosk = options.presentation { try KioskStyle(options.kiosk) } else { nil }
-        // A client certificate's TLS connections are not shared with other sessions' pages either.
-        let isPrivate = (options.caFile != nil || options.clientCertificate != nil) && options.websiteData == .ephemeral
+        let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
         privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
         let context: UnsafeMutablePointer<WebKitWebContext>
         if let privateContext { context = privateContext.context.pointer } else {
