@@ -54,7 +54,10 @@ struct NetworkOptions: ParsableArguments {
         if isURI, clientCertificate != nil, ["pin-value=", "pin-source="].contains(where: { named.lowercased().contains($0) }) {
             throw CommandFailure(.usage, "--client-certificate must not hold a PIN (other users can read the command line): set WEBAUTH_PKCS11_PIN")
         }
-        let keyPath = isURI ? nil : try Self.given(clientCertificateKey, else: "client_certificate_key", in: file)
+        let keyPath = try Self.given(clientCertificateKey, else: "client_certificate_key", in: file)
+        if isURI, keyPath != nil {
+            throw CommandFailure(.usage, "--client-certificate-key goes with a PEM file: a PKCS#11 URI names the key on its token")
+        }
         do throws(ClientCertificateError) {
             if isURI { return try ClientCertificate(pkcs11: named, pin: environment["WEBAUTH_PKCS11_PIN"]) }
             return try ClientCertificate(file: named, keyPath: keyPath, password: environment["WEBAUTH_CLIENT_CERTIFICATE_PASSWORD"])

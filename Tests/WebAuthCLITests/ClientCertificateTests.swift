@@ -105,7 +105,7 @@ struct ClientCertificateTests {
         #expect(!run.stdout.contains(token.pin) && !run.stderr.contains(token.pin))
     }
 
-    @Test("a wrong PKCS#11 PIN, none, a PIN in --client-certificate, or a token that is not there: typed errors (usage status) that never print the PIN")
+    @Test("a wrong PKCS#11 PIN, none, a PIN in --client-certificate, a token that is not there, or a key file beside a URI: typed errors (usage status) that never print the PIN")
     func unusableToken() async throws {
         let (provider, front) = try await start()
         let token = try await token(for: front)
@@ -115,7 +115,10 @@ struct ClientCertificateTests {
         let inURI = try await login(provider, through: front, ["--client-certificate", token.uri + ";pin-value=" + token.pin], environment: token.environment)
         let absent = try await login(provider, through: front, ["--client-certificate", "pkcs11:token=no-such-token;object=login"],
                                      environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
+        let withKeyFile = try await login(provider, through: front, ["--client-certificate", token.uri, "--client-certificate-key", front.caFile],
+                                          environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
         await front.child.stop()
+        #expect(withKeyFile.status == 64 && withKeyFile.stderr.contains("--client-certificate-key goes with a PEM file"), "stderr: \(withKeyFile.stderr)")
         #expect(wrong.status == 64 && wrong.stderr.contains("the token of the client certificate \(token.uri) refused the PIN"), "stderr: \(wrong.stderr)")
         #expect(none.status == 64 && none.stderr.contains("needs a PIN"), "stderr: \(none.stderr)")
         #expect(inURI.status == 64 && inURI.stderr.contains("WEBAUTH_PKCS11_PIN"), "stderr: \(inURI.stderr)")
