@@ -129,4 +129,18 @@ struct ClientCertificateTests {
             #expect(!output.contains(token.pin), "the PIN is never printed")
         }
     }
+
+    @Test("a wrong PKCS#11 PIN at the HTTP client (discovery, before any page) is a TLS error naming the token, never the PIN")
+    func wrongPINForRequests() async throws {
+        let (provider, front) = try await start()
+        let token = try await token(for: front)
+        let run = try await webauth(["login", "--issuer", front.url, "--client-id", "webauth-demo", "--headless", "--store", "none",
+                                     "--ca-file", front.caFile, "--proxy", "none", "--client-certificate", token.uri],
+                                    environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": "x" + token.pin]) { $1 })
+        await front.child.stop()
+        #expect(run.status == 4 && run.stderr.contains("the client certificate's token \(token.uri) was given no PIN, or refused it"),
+                "stderr: \(run.stderr)")
+        #expect(clients(of: front).isEmpty && provider.requestCount("/authorize") == 0)
+        #expect(!run.stdout.contains(token.pin) && !run.stderr.contains(token.pin))
+    }
 }
