@@ -320,4 +320,44 @@ static inline GtkOverlay *cwk_overlay(GtkWidget *widget) { return GTK_OVERLAY(wi
 /** GTK_BIN(): a window's one child (its content, without the header bar). */
 static inline GtkBin *cwk_bin(GtkWidget *widget) { return GTK_BIN(widget); }
 
+/* ---- Issue 16.4: client certificates (mutual TLS, smart cards) ------------ */
+
+/** Whether a certificate has its private key, in memory (`private-key`) or on a PKCS#11 token
+ *  (`private-key-pkcs11-uri`): g_object_get() is variadic, which Swift cannot call. */
+static inline gboolean cwk_tls_certificate_has_private_key(GTlsCertificate *certificate) {
+    GByteArray *key = NULL;
+    gchar *uri = NULL;
+    g_object_get(certificate, "private-key", &key, "private-key-pkcs11-uri", &uri, NULL);
+    gboolean has = key != NULL || uri != NULL;
+    if (key) g_byte_array_unref(key);
+    g_free(uri);
+    return has;
+}
+
+/** SoupMessage::request-certificate-password (a PKCS#11 token asks for its PIN during the
+ *  handshake); returning TRUE means the handler set it and called
+ *  soup_message_tls_client_certificate_password_request_complete(). */
+typedef gboolean (*CWKSoupCertificatePasswordHandler)(SoupMessage *, GTlsPassword *, gpointer);
+static inline gulong cwk_connect_soup_request_certificate_password(SoupMessage *message, CWKSoupCertificatePasswordHandler handler,
+                                                                   gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(message, "request-certificate-password", handler, data, destroy);
+}
+
+/** SoupMessage::network-event (a step of the message's connection: resolving, connecting, the TLS
+ *  handshake starting...), with the connection's stream. */
+typedef void (*CWKSoupNetworkEventHandler)(SoupMessage *, GSocketClientEvent, GIOStream *, gpointer);
+static inline gulong cwk_connect_soup_network_event(SoupMessage *message, CWKSoupNetworkEventHandler handler,
+                                                    gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(message, "network-event", handler, data, destroy);
+}
+
+/** Gives a TLS connection (a stream that is one) its client certificate before its handshake:
+ *  GnuTLS then keys the sessions it resumes by the certificate too, so a connection with another
+ *  certificate or none never resumes this one's. (libsoup's own
+ *  soup_message_set_tls_client_certificate() answers the server's request during the handshake,
+ *  after the session's key was made without it.) */
+static inline void cwk_tls_stream_set_certificate(GIOStream *stream, GTlsCertificate *certificate) {
+    if (G_IS_TLS_CONNECTION(stream)) g_tls_connection_set_certificate(G_TLS_CONNECTION(stream), certificate);
+}
+
 #endif /* CWEBKITGTK_H */

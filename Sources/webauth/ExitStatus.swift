@@ -111,6 +111,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .pageSettled, .httpAuthenticationFailed: .scriptFailed
         case .passkeyRequested, .httpAuthenticationRefused: .needsPerson
         case .formPostNotCapturable, .invalidOption, .proxyAuthenticationFailed: .usage
+        // What to present (a certificate, its PIN) is the command's to give.
+        case .clientCertificateRequested, .clientCertificatePINRefused: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:
             .localFailure

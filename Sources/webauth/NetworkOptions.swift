@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import WebAuthSession
 
-/// How the page and the requests reach the network: the proxy, a private CA and the languages
-/// (flags, else the `--config` file, else the environment).
+/// How the page and the requests reach the network: the proxy, a private CA, a client certificate
+/// and the languages (flags, else the `--config` file, else the environment).
 struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The proxy for the page and every request: http://[user@]host:port, or none (proxy in --config). The password comes from WEBAUTH_PROXY_PASSWORD, never the command line. Default: https_proxy, http_proxy, all_proxy and no_proxy as curl reads them (loopback hosts too), else the desktop's proxy settings.",
                                valueName: "url"))
@@ -16,6 +16,14 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A PEM file of certificate authorities to trust beside the system's, for a provider with an internal CA: the page and every request (ca_file in --config).",
                                valueName: "pem"))
     var caFile: String?
+
+    @Option(help: ArgumentHelp("A client certificate for a provider that asks for one (mutual TLS, smart card): the page and every request. A PEM file (certificate and key), a PKCS#12 file, or a PKCS#11 URI such as pkcs11:token=alice;object=login (client_certificate in --config). The PKCS#12 password comes from WEBAUTH_CLIENT_CERTIFICATE_PASSWORD and the token's PIN from WEBAUTH_PKCS11_PIN, never the command line.",
+                               valueName: "file|pkcs11:uri"))
+    var clientCertificate: String?
+
+    @Option(help: ArgumentHelp("The client certificate's private key, when a PEM file of its own holds it (client_certificate_key in --config).",
+                               valueName: "pem"))
+    var clientCertificateKey: String?
 
     @Option(name: .customLong("language"),
             help: ArgumentHelp("A language to ask the provider's page for, e.g. fr-CA (repeatable, or a comma list; language in --config): its Accept-Language and ui_locales. Default: your locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), without ui_locales.",
@@ -36,6 +44,26 @@ struct NetworkOptions: ParsableArguments {
     func caFile(from file: ConfigurationFile?) throws(CommandFailure) -> TrustedCAFile? {
         guard let path = try Self.given(caFile, else: "ca_file", in: file) else { return nil }
         do { return try TrustedCAFile(path: path) } catch { throw CommandFailure(.usage, "\(error)") }
+    }
+
+    /// The client certificate the flags, else `file`'s `client_certificate` and `client_certificate_key`
+    /// keys, name; its password or PIN from `environment`.
+    func clientCertificate(from file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> ClientCertificate? {
+        guard let named = try Self.given(clientCertificate, else: "client_certificate", in: file) else { return nil }
+        let isURI = named.lowercased().hasPrefix("pkcs11:")
+        if isURI, clientCertificate != nil, ["pin-value=", "pin-source="].contains(where: { named.lowercased().contains($0) }) {
+            throw CommandFailure(.usage, "--client-certificate must not hold a PIN (other users can read the command line): set WEBAUTH_PKCS11_PIN")
+        }
+        let keyPath = try Self.given(clientCertificateKey, else: "client_certificate_key", in: file)
+        if isURI, keyPath != nil {
+            throw CommandFailure(.usage, "--client-certificate-key goes with a PEM file: a PKCS#11 URI names the key on its token")
+        }
+        do throws(ClientCertificateError) {
+            if isURI { return try ClientCertificate(pkcs11: named, pin: environment["WEBAUTH_PKCS11_PIN"]) }
+            return try ClientCertificate(file: named, keyPath: keyPath, password: environment["WEBAUTH_CLIENT_CERTIFICATE_PASSWORD"])
+        } catch {
+            throw CommandFailure(.usage, "\(error)")
+        }
     }
 
     /// The proxy the flags, else `file`'s `proxy` and `no_proxy` keys, name; else the environment's.
@@ -65,7 +93,8 @@ struct NetworkOptions: ParsableArguments {
     /// The settings these flags, else `file`'s keys, else the environment give: one route for
     /// the page and every request of the command.
     func settings(from file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> NetworkSettings {
-        NetworkSettings(proxy: try proxy(from: file, environment: environment), caFile: try caFile(from: file), languages: try languages(from: file))
+        NetworkSettings(proxy: try proxy(from: file, environment: environment), caFile: try caFile(from: file), languages: try languages(from: file),
+                        clientCertificate: try clientCertificate(from: file, environment: environment))
     }
 
     /// `flag` if given, else the text under `key` in `file`.

@@ -10,6 +10,8 @@ struct NetworkSettings {
     let caFile: TrustedCAFile?
     /// The languages to ask the page for (empty: the user's locale).
     let languages: [String]
+    /// The certificate the page and the requests present to a provider that asks for one.
+    let clientCertificate: ClientCertificate?
 
     /// The settings of a command that has no network flags, such as `token` or a credential
     /// helper: the configuration file `config` (else the default one, when there is one), else
@@ -21,9 +23,10 @@ struct NetworkSettings {
     }
 
     /// A client for a command's requests with no deadline of its own: libsoup's, the page's own
-    /// network stack (``SoupHTTPClient``), through ``proxy`` and trusting ``caFile``.
+    /// network stack (``SoupHTTPClient``), through ``proxy``, trusting ``caFile`` and presenting
+    /// ``clientCertificate``.
     func http(timeout: Duration = .seconds(30)) -> any HTTPClient {
-        SoupHTTPClient(proxy: proxy, caFile: caFile, timeout: timeout)
+        SoupHTTPClient(proxy: proxy, caFile: caFile, clientCertificate: clientCertificate, timeout: timeout)
     }
 
     /// `options` with the page's share of these settings.
@@ -32,6 +35,7 @@ struct NetworkSettings {
         options.languages = languages
         options.proxy = proxy
         options.caFile = caFile
+        options.clientCertificate = clientCertificate
         return options
     }
 }

@@ -246,21 +246,25 @@ struct SavedSignInNetworkTests {
 }
 
 /// `tls_front.py`: an HTTPS front for the development provider whose certificate a new CA of its
-/// own signed (`caFile`).
+/// own signed (`caFile`); with a `clientCertificatePassword`, one that requires a client
+/// certificate the CA signed (its files in `workdir`, the PKCS#12 one opened by that password).
 struct TLSFront {
     let child: ChildProcess
     let port: Int
     let caFile: String
+    /// Where its certificates are (and, with client certificates, `clients.log`).
+    let workdir: URL
 
     var url: String { "https://127.0.0.1:\(port)" }
 
-    init(backendPort: Int) throws {
+    init(backendPort: Int, clientCertificatePassword: String? = nil) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_front.py")
-        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-front-\(UUID().uuidString)")
+        workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-front-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        child = try ChildProcess("python3", [script.path, workdir.path, String(backendPort)], environment: ProcessInfo.processInfo.environment,
-                                 stdout: .pipe)
+        let mutualTLS = clientCertificatePassword.map { ["--require-client-certificate", $0] } ?? []
+        child = try ChildProcess("python3", [script.path, workdir.path, String(backendPort)] + mutualTLS,
+                                 environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         guard let port = child.output?.readLineRetryingInterruptions().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
         caFile = workdir.appendingPathComponent("ca.pem").path

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebAuthSession
 @testable import webauth
@@ -16,7 +17,7 @@ struct NetworkOptionsTests {
         /// The configuration file (JSON).
         let config: String
         /// The library user's options.
-        let library: @Sendable () throws -> WebAuthenticationOptions
+        let library: @Sendable () async throws -> WebAuthenticationOptions
 
         var testDescription: String { name }
     }
@@ -24,6 +25,20 @@ struct NetworkOptionsTests {
     /// A PEM file of certificate authorities every Debian has.
     static let caFile = "/etc/ssl/certs/ca-certificates.crt"
     static let proxy = "http://proxy.example:3128"
+    /// A PEM file with a self-signed certificate and its key, made by openssl for this run.
+    static let certificateFile = FileManager.default.temporaryDirectory.appendingPathComponent("network-options-\(UUID().uuidString).pem").path
+
+    /// Writes ``certificateFile`` (certificate and key in one file, as `--client-certificate` takes it).
+    static func makeCertificateFile() async throws -> String {
+        let openssl = try ChildProcess("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                                   "-subj", "/CN=network-options", "-days", "1", "-keyout", certificateFile, "-out", certificateFile + ".crt"],
+                                       environment: ProcessInfo.processInfo.environment)
+        try #require(await openssl.exitStatus() == 0)
+        let joined = try String(contentsOfFile: certificateFile + ".crt", encoding: .utf8) + String(contentsOfFile: certificateFile, encoding: .utf8)
+        try joined.write(toFile: certificateFile, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: certificateFile + ".crt")
+        return certificateFile
+    }
 
     static let options: [Option] = [
         Option(name: "none given", flags: [], config: "{}", library: { WebAuthenticationOptions() }),
@@ -53,16 +68,23 @@ struct NetworkOptionsTests {
             options.languages = ["fr-CA", "fr", "en"]
             return options
         },
-        // Issue 16.4 (client certificates) adds client_certificate here: its flag, its key and
-        // WebAuthenticationOptions' value, compared below with the others.
+        Option(name: "client_certificate", flags: ["--client-certificate", certificateFile], config: #"{"client_certificate": "\#(certificateFile)"}"#) {
+            var options = WebAuthenticationOptions()
+            options.clientCertificate = try ClientCertificate(file: try await makeCertificateFile())
+            return options
+        },
     ]
 
     @Test("the flag, the --config key, the default configuration file and the Swift API give the same setting", arguments: options)
-    func sameEverywhere(_ option: Option) throws {
-        let expected = try option.library()
+    func sameEverywhere(_ option: Option) async throws {
+        let expected = try await option.library()
         // The environment names a proxy: an option given (or `.environment` when none is) must win all the same.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("network-options-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("webauth"), withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            if expected.clientCertificate != nil { try? FileManager.default.removeItem(atPath: Self.certificateFile) }
+        }
         let path = folder.appendingPathComponent("webauth/config.json").path
         try option.config.write(toFile: path, atomically: true, encoding: .utf8)
         let environment = ["https_proxy": "http://environment.example:8080", "XDG_CONFIG_HOME": folder.path]
@@ -77,6 +99,7 @@ struct NetworkOptionsTests {
             #expect(applied.proxy == expected.proxy, "\(way)")
             #expect(applied.caFile?.path == expected.caFile?.path, "\(way)")
             #expect(applied.languages == expected.languages, "\(way)")
+            #expect(applied.clientCertificate?.source == expected.clientCertificate?.source, "\(way)")
         }
     }
 
@@ -89,7 +112,8 @@ struct NetworkOptionsTests {
     func help() async throws {
         let webauth = WebAuthBinary()
         let login = flattened(try await webauth(["login", "--help"]).stdout)
-        for (flag, key) in [("--proxy", "proxy"), ("--no-proxy", "no_proxy"), ("--ca-file", "ca_file"), ("--language", "language")] {
+        for (flag, key) in [("--proxy", "proxy"), ("--no-proxy", "no_proxy"), ("--ca-file", "ca_file"), ("--language", "language"),
+                            ("--client-certificate", "client_certificate"), ("--client-certificate-key", "client_certificate_key")] {
             #expect(login.contains(flag) && login.contains("\(key) in --config"), "\(flag) / \(key): \(login)")
         }
         let token = flattened(try await webauth(["token", "--help"]).stdout)
@@ -104,7 +128,8 @@ struct NetworkOptionsTests {
             .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## In a company network").dropFirst().first?
             .components(separatedBy: "\n## ").first)
-        for name in ["--proxy", "--no-proxy", "--ca-file", "--language", "`proxy`", "`no_proxy`", "`ca_file`", "`language`",
+        for name in ["--proxy", "--no-proxy", "--ca-file", "--language", "--client-certificate", "`proxy`", "`no_proxy`", "`ca_file`",
+                     "`language`", "`client_certificate`",
                      "`token`", "`exec`", "`env`", "`userinfo`", "`logout`", "`git-credential`", "`docker-credential-webauth`",
                      "`kubernetes-credential`", "config.json"] {
             #expect(section.contains(name), "README's In a company network section names \(name)")

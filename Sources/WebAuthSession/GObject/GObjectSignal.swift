@@ -42,6 +42,16 @@ extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAccep
     static var acceptCertificate: Self { Self { cwk_connect_soup_accept_certificate($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupCertificatePasswordHandler {
+    /// `SoupMessage::request-certificate-password` (a PKCS#11 token asks for its PIN in the TLS handshake).
+    static var requestCertificatePassword: Self { Self { cwk_connect_soup_request_certificate_password($0, $1, $2, $3) } }
+}
+
+extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupNetworkEventHandler {
+    /// `SoupMessage::network-event` (a step of the message's connection, with its stream).
+    static var networkEvent: Self { Self { cwk_connect_soup_network_event($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKProcessTerminatedHandler {
     /// `WebKitWebView::web-process-terminated`.
     static var webProcessTerminated: Self { Self { cwk_connect_web_process_terminated($0, $1, $2, $3) } }

@@ -24,20 +24,25 @@ final class SoupExchange {
     private let url: String
     private let route: ProxyRoute
     private let caFile: TrustedCAFile?
+    private let clientCertificate: ClientCertificate?
     private let host: String
     private let completion: Completion
     /// The proxy whose `407` was not answered, and whether credentials had been given.
     private var proxyRefusal: (proxy: String, credentialsGiven: Bool)?
+    /// Whether the client certificate's token asked for a PIN it could not have: none was
+    /// configured, or it asked again (a retry: it refused the one given).
+    private var pinRefused = false
 
     private init(session: GObjectReference<UnsafeMutablePointer<SoupSession>>, message: GObjectReference<OpaquePointer>,
-                 url: String, host: String, route: ProxyRoute, caFile: TrustedCAFile?, completion: @escaping Completion) {
+                 url: String, host: String, route: ProxyRoute, caFile: TrustedCAFile?, clientCertificate: ClientCertificate?,
+                 completion: @escaping Completion) {
         (self.session, self.message, self.url, self.host) = (session, message, url, host)
-        (self.route, self.caFile, self.completion) = (route, caFile, completion)
+        (self.route, self.caFile, self.clientCertificate, self.completion) = (route, caFile, clientCertificate, completion)
     }
 
     /// Sends `request`; `completion` gets the response or the error, once.
-    static func start(_ request: HTTPRequest, route: ProxyRoute, caFile: TrustedCAFile?, timeout: Duration, cancellable: Cancellable,
-                      completion: @escaping Completion) {
+    static func start(_ request: HTTPRequest, route: ProxyRoute, caFile: TrustedCAFile?, clientCertificate: ClientCertificate?,
+                      timeout: Duration, cancellable: Cancellable, completion: @escaping Completion) {
         let url = URLRedaction.redactingValues(request.url.absoluteString)
         guard let made = soup_message_new(request.method, request.url.absoluteString) else {
             return completion(.failure(.network(url: url, message: "libsoup cannot send \(request.method) to this URL")))
@@ -64,9 +69,13 @@ final class SoupExchange {
             soup_message_headers_replace(fields, "Proxy-Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
         }
         let exchange = SoupExchange(session: session, message: message, url: url, host: request.url.host ?? "", route: route, caFile: caFile,
-                                    completion: completion)
+                                    clientCertificate: clientCertificate, completion: completion)
         LifetimeSignal.connect(made, .soupAuthenticate, target: exchange, handler: Self.authenticate)
         if caFile != nil { LifetimeSignal.connect(made, .acceptCertificate, target: exchange, handler: Self.acceptCertificate) }
+        if clientCertificate != nil {
+            LifetimeSignal.connect(made, .networkEvent, target: exchange, handler: Self.presentCertificate)
+            LifetimeSignal.connect(made, .requestCertificatePassword, target: exchange, handler: Self.requestPIN)
+        }
         cancellable.reference.withPointer { cancellable in
             soup_session_send_and_read_async(session.pointer, made, G_PRIORITY_DEFAULT, cancellable, { _, result, data in
                 RetainedValue<SoupExchange>.take(data)?.finish(result)
@@ -96,14 +105,38 @@ final class SoupExchange {
         return caFile.trusts(certificate, host: exchange.host) ? 1 : 0
     }
 
+    /// `network-event`: the TLS handshake is about to start; its connection gets the client
+    /// certificate now, so that a session resumed later is one made with this certificate.
+    private static let presentCertificate: CWKSoupNetworkEventHandler = { _, event, stream, data in
+        guard event == G_SOCKET_CLIENT_TLS_HANDSHAKING, let exchange = WeakTarget<SoupExchange>.from(data), let stream,
+              let certificate = exchange.clientCertificate?.certificate else { return }
+        certificate.withPointer { cwk_tls_stream_set_certificate(stream, $0) }
+    }
+
+    /// `request-certificate-password`: gives the client certificate's PIN; a retry (the token
+    /// refused it), or a request with no PIN configured, fails the handshake.
+    private static let requestPIN: CWKSoupCertificatePasswordHandler = { message, password, data in
+        guard let exchange = WeakTarget<SoupExchange>.from(data), let message, let password else { return 0 }
+        let isRetry = g_tls_password_get_flags(password).rawValue & G_TLS_PASSWORD_RETRY.rawValue != 0
+        guard !isRetry, let pin = exchange.clientCertificate?.pin else {
+            exchange.pinRefused = true
+            return 0
+        }
+        g_tls_password_set_value(password, pin, -1)
+        soup_message_tls_client_certificate_password_request_complete(message)
+        return 1
+    }
+
     private func finish(_ result: OpaquePointer?) {
         let outcome: Result<HTTPResponse, HTTPClientError>
         do {
             let bytes = try GLibError.attempt { soup_session_send_and_read_finish(session.pointer, result, $0) }
             outcome = response(bytes)
         } catch {
+            let message = pinRefused ? "the client certificate's token \(clientCertificate?.description ?? "") was given no PIN, or refused it"
+                : error.message
             outcome = .failure(proxyRefusal.map { .proxyAuthenticationFailed(proxy: $0.proxy, credentialsGiven: $0.credentialsGiven) }
-                ?? (error.domain == "g-tls-error-quark" ? .tls(url: url, message: error.message) : .network(url: url, message: error.message)))
+                ?? (error.domain == "g-tls-error-quark" ? .tls(url: url, message: message) : .network(url: url, message: error.message)))
         }
         completion(outcome)
     }

@@ -11,23 +11,28 @@ internal import CWebKitGTK
 public struct SoupHTTPClient: HTTPClient {
     private let route: ProxyRoute
     private let caFile: TrustedCAFile?
+    private let clientCertificate: ClientCertificate?
     private let timeout: Duration
 
     /// A client that goes through `proxy` (read now, for ``ProxySetting/environment``), trusts
-    /// the authorities of `caFile` beside the system's, and gives each request `timeout`.
-    public init(proxy: ProxySetting = .environment, caFile: TrustedCAFile? = nil, timeout: Duration = .seconds(30)) {
+    /// the authorities of `caFile` beside the system's, presents `clientCertificate` to a server
+    /// that asks for one, and gives each request `timeout`.
+    public init(proxy: ProxySetting = .environment, caFile: TrustedCAFile? = nil, clientCertificate: ClientCertificate? = nil,
+                timeout: Duration = .seconds(30)) {
         route = proxy.route(in: ProcessInfo.processInfo.environment)
         self.caFile = caFile
+        self.clientCertificate = clientCertificate
         self.timeout = timeout
     }
 
     public func send(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
         let cancellable = SoupExchange.Cancellable()
-        let (route, caFile, timeout) = (route, caFile, timeout)
+        let (route, caFile, clientCertificate, timeout) = (route, caFile, clientCertificate, timeout)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 NetworkThread.shared.run {
-                    SoupExchange.start(request, route: route, caFile: caFile, timeout: timeout, cancellable: cancellable) { continuation.resume(returning: $0) }
+                    SoupExchange.start(request, route: route, caFile: caFile, clientCertificate: clientCertificate, timeout: timeout,
+                                       cancellable: cancellable) { continuation.resume(returning: $0) }
                 }
             }
         } onCancel: {

@@ -78,6 +78,12 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// A kiosk page on `host` asked for HTTP authentication for `realm`; a kiosk shows no
     /// credentials dialog unless ``WebAuthenticationOptions/allowsHTTPAuthentication`` is set.
     case httpAuthenticationRefused(host: String, realm: String)
+    /// `host` asked for a client certificate in the TLS handshake, and none was configured: give
+    /// one in ``WebAuthenticationOptions/clientCertificate`` (`webauth`: `--client-certificate`).
+    case clientCertificateRequested(host: String)
+    /// `host` asked for the client certificate, whose PKCS#11 token (`certificate`) needs a PIN,
+    /// and none was given (`pinGiven` false) or the token refused it: give the right one.
+    case clientCertificatePINRefused(host: String, certificate: String, pinGiven: Bool)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -120,6 +126,11 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         case .httpAuthenticationRefused(let host, let realm):
             "\(host) asks for a user name and password (HTTP authentication, realm \"\(realm)\"), which a kiosk does not ask a "
                 + "visitor for: set allowsHTTPAuthentication to show WebKit's dialog"
+        case .clientCertificateRequested(let host):
+            "\(host) asks for a client certificate (mutual TLS), and none was given: configure one (webauth: --client-certificate)"
+        case .clientCertificatePINRefused(let host, let certificate, let given):
+            given ? "the token of the client certificate \(certificate) refused the PIN (\(host) asked for the certificate)"
+                : "the token of the client certificate \(certificate) needs a PIN (\(host) asked for the certificate), and none was given"
         }
     }
 }

@@ -54,6 +54,11 @@ public struct WebAuthenticationOptions: Sendable {
     /// does not lead to them or to the system's still fails with ``WebAuthenticationError/tlsFailure(url:host:errors:)``.
     /// Default: none.
     public var caFile: TrustedCAFile?
+    /// The certificate the page presents to a server that asks for one in the TLS handshake
+    /// (mutual TLS, a smart card; give ``SoupHTTPClient`` the same one for the token request).
+    /// With none, a server that asks ends the session with ``WebAuthenticationError/clientCertificateRequested(host:)``.
+    /// Default: none.
+    public var clientCertificate: ClientCertificate?
     /// What a ``Presentation/kiosk(allowedHosts:idleTimeout:)`` page shows around it (bar, idle
     /// warning, touch keyboard) and how it looks; other presentations ignore it. Default: all shown.
     public var kiosk = KioskAppearance()

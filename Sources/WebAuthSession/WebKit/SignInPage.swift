@@ -26,6 +26,8 @@ final class SignInPage {
     private var proxyRoute = ProxyRoute.system
     /// What answers a server's own request for HTTP authentication.
     private var httpAuthentication: PageHTTPAuthentication
+    /// What answers a server's request for a client certificate.
+    private let clientCertificate: PageClientCertificate
     /// Authorities trusted beside the system's.
     private var caFile: TrustedCAFile?
     /// The ephemeral session's own web context when it trusts a CA file (see ``WebContextsByProfile/privateEphemeralContext()``).
@@ -51,6 +53,7 @@ final class SignInPage {
         if case .kiosk(_, let limit) = options.presentation { idleLimit = limit }
         self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers, idleLimit: idleLimit)
         self.httpAuthentication = PageHTTPAuthentication(options: options)
+        self.clientCertificate = PageClientCertificate(options: options)
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
@@ -448,7 +451,12 @@ final class SignInPage {
     /// Answers a proxy's `407` with the credentials of its URL, once; a refusal, or a proxy
     /// with none, ends the session with ``WebAuthenticationError/proxyAuthenticationFailed(proxy:credentialsGiven:)``.
     /// A server's own request goes to ``PageHTTPAuthentication``; false leaves it to WebKit's dialog.
+    /// A request for a client certificate or its PIN goes to ``PageClientCertificate``.
     func authenticate(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
+        if PageClientCertificate.isAsked(by: request) {
+            if let failure = clientCertificate.answer(request) { fail(failure) }
+            return true
+        }
         guard webkit_authentication_request_is_for_proxy(request) != 0 else { return authenticateForServer(request) }
         let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
         let port = Int(webkit_authentication_request_get_port(request))

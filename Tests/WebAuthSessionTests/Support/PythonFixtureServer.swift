@@ -7,19 +7,22 @@ import TestSupport
 /// and reaped by its ``ChildProcess``.
 final class PythonFixtureServer: Sendable {
     let port: Int
+    /// The script's working directory (the files it makes).
+    let workdir: URL
     private let process: ChildProcess
 
-    /// Starts `Fixtures/SCRIPT.py WORKDIR` and waits for its port.
-    init(script: String) throws {
+    /// Starts `Fixtures/SCRIPT.py WORKDIR ARGUMENTS...` and waits for its port.
+    init(script: String, arguments: [String] = []) throws {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-\(script)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         let path = Bundle.module.url(forResource: script, withExtension: "py", subdirectory: "Fixtures")!
-        let process = try ChildProcess("python3", [path.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
+        let process = try ChildProcess("python3", [path.path, workdir.path] + arguments, environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         guard let port = process.output?.readLineRetryingInterruptions().flatMap(Int.init) else {
             process.signal(SIGKILL)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(script).py did not start"])
         }
         self.port = port
+        self.workdir = workdir
         self.process = process
     }
 

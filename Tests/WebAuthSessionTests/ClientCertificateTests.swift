@@ -1,0 +1,85 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import Testing
+@testable import WebAuthSession
+
+/// ``ClientCertificate`` from the Swift API: files read (and refused) before any use, and
+/// ``SoupHTTPClient`` presenting the certificate to an HTTPS front (`tls_front.py`) that requires
+/// one its CA signed, in front of the development provider.
+@Suite("ClientCertificate and SoupHTTPClient against a server that requires a client certificate", .timeLimit(.minutes(1)))
+struct ClientCertificateTests {
+    let password = "p12-\(UUID().uuidString.prefix(8))"
+
+    /// A provider and its front that requires a client certificate.
+    func start() async throws -> (OpenIDProvider, PythonFixtureServer) {
+        let provider = try await OpenIDProvider.start()
+        let front = try PythonFixtureServer(script: "tls_front",
+                                            arguments: [String(URL(string: provider.issuer)!.port!), "--require-client-certificate", password])
+        return (provider, front)
+    }
+
+    @Test("SoupHTTPClient presents the certificate a server requires; a client without one then fails with a TLS error (no resumed session)")
+    func soupClientPresentsIt() async throws {
+        let (provider, front) = try await start()
+        let caFile = try TrustedCAFile(path: front.workdir.appendingPathComponent("ca.pem").path)
+        let certificate = try ClientCertificate(file: front.workdir.appendingPathComponent("client.pem").path)
+        let jwks = HTTPRequest(url: URL(string: "https://127.0.0.1:\(front.port)/jwks")!)
+        let response = try await SoupHTTPClient(proxy: .none, caFile: caFile, clientCertificate: certificate).send(jwks)
+        #expect(response.status == 200)
+        let log = try String(contentsOf: front.workdir.appendingPathComponent("clients.log"), encoding: .utf8)
+        #expect(log == "GET /jwks webauth test client\n")
+        // After, in the same process: GnuTLS resumes TLS sessions, and a resumed session keeps the
+        // client certificate it was made with, so a client without one must not resume that one.
+        do {
+            _ = try await SoupHTTPClient(proxy: .none, caFile: caFile).send(jwks)
+            Issue.record("a request without the certificate was answered")
+        } catch {
+            if case .tls = error {} else { Issue.record("not a TLS error: \(error)") }
+        }
+        #expect(provider.requestCount("/jwks") == 1)
+    }
+
+    @Test("a PKCS#12 file opens with its password; a wrong one, none, a PEM file without its key or no file are typed errors naming the file")
+    func filesReadFirst() async throws {
+        let (_, front) = try await start()
+        let file = { (name: String) in front.workdir.appendingPathComponent(name).path }
+        #expect(try ClientCertificate(file: file("client.p12"), password: password).source == .file(path: file("client.p12"), keyPath: nil))
+        _ = try ClientCertificate(file: file("client-cert.pem"), keyPath: file("client-key.pem"))
+        #expect(throws: ClientCertificateError.wrongPassword(path: file("client.p12"), passwordGiven: true)) {
+            try ClientCertificate(file: file("client.p12"), password: "not-" + password)
+        }
+        #expect(throws: ClientCertificateError.wrongPassword(path: file("client.p12"), passwordGiven: false)) {
+            try ClientCertificate(file: file("client.p12"))
+        }
+        #expect(throws: ClientCertificateError.noPrivateKey(path: file("client-cert.pem"))) { try ClientCertificate(file: file("client-cert.pem")) }
+        #expect(throws: ClientCertificateError.unreadable(path: file("nothing.pem"), message: "no such readable file")) {
+            try ClientCertificate(file: file("nothing.pem"))
+        }
+        #expect(throws: ClientCertificateError.pinInURI) { try ClientCertificate(pkcs11: "pkcs11:token=a;object=b;pin-value=1234") }
+    }
+}
+
+extension EngineTests {
+    /// A page behind a server that requires a client certificate (`tls_front.py` in front of a
+    /// ``TestSite`` page that redirects to the app).
+    @Suite("Client certificates asked by the page")
+    struct ClientCertificates {
+        @Test("a session with the certificate gets through; a session without one after it fails with clientCertificateRequested, resuming nothing")
+        func presentedAndIsolated() async throws {
+            let site = try await TestSite.start()
+            let page = site.serve(.redirect(to: "com.example:/cb?reached=yes"))
+            let front = try PythonFixtureServer(script: "tls_front", arguments: [String(site.server.baseURL.port!), "--require-client-certificate", "pw"])
+            let start = URL(string: "https://127.0.0.1:\(front.port)\(page.path)")!
+            var options = TestEngine.options()
+            options.caFile = try TrustedCAFile(path: front.workdir.appendingPathComponent("ca.pem").path)
+            var withCertificate = options
+            withCertificate.clientCertificate = try ClientCertificate(file: front.workdir.appendingPathComponent("client.pem").path)
+            let callback = try await TestEngine.session(start, redirectURI: "com.example:/cb", options: withCertificate).start()
+            #expect(callback["reached"] == "yes")
+            await #expect(throws: WebAuthenticationError.clientCertificateRequested(host: "127.0.0.1")) {
+                try await TestEngine.session(start, redirectURI: "com.example:/cb", options: options).start()
+            }
+        }
+    }
+}
