@@ -64,6 +64,26 @@ extension EngineTests {
             }
         }
 
+        @Test("with no login script, a window, and a kiosk that allows it, show WebKit's credentials dialog: typed into by a person, it lets the page in",
+              arguments: ["window", "kiosk"])
+        func dialogForAPerson(presentation: String) async throws {
+            let server = try PythonFixtureServer(script: "http_auth_server")
+            var options = TestEngine.options(presentation == "window" ? .window() : .kiosk())
+            options.allowsHTTPAuthentication = true
+            let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb", options: options)
+            let recorder = EventRecorder(session)
+            let signIn = Task { try await session.start() }
+            defer { signIn.cancel() }
+            let asked = await recorder.first { if case .httpAuthenticationDialogShown = $0 { true } else { false } }
+            #expect(asked == .httpAuthenticationDialogShown(host: "127.0.0.1", realm: "Basic area"))
+            try await XInput.type("alice", window: "Sign in")  // the dialog's user name field has the focus
+            try await XInput.key("Tab", window: "Sign in")
+            try await XInput.type("s3cret-pw", window: "Sign in")
+            try await XInput.key("Return", window: "Sign in")
+            #expect(try await signIn.value["reached"] == "basic")
+            #expect(await session.navigationLog.contains { $0.kind == .httpAuthenticationDialog && $0.value == "127.0.0.1" })
+        }
+
         @Test("a kiosk refuses HTTP authentication unless its options allow it")
         func kioskRefuses() async throws {
             let server = try PythonFixtureServer(script: "http_auth_server")

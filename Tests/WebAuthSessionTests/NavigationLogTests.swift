@@ -15,6 +15,7 @@ struct NavigationLogTests {
         (.printRefused(url: "https://p.example/b"), .printRefused, "print-refused"),
         (.contextMenuRefused(url: "https://p.example/b"), .contextMenuRefused, "context-menu-refused"),
         (.fileChooserRefused(url: "https://p.example/b"), .fileChooserRefused, "file-chooser-refused"),
+        (.httpAuthenticationDialogShown(host: "intranet.example", realm: "Staff"), .httpAuthenticationDialog, "http-authentication-dialog"),
         (.navigation(NavigationDecision(url: "https://p.example/c", verdict: .allowed)), .allowed, "allowed"),
         (.navigation(NavigationDecision(url: "com.example:/cb?code=<4>", verdict: .captured)), .captured, "captured"),
         (.navigation(NavigationDecision(url: "file:///etc/passwd", verdict: .refused(.fileURL))), .refused, "refused"),

@@ -37,6 +37,9 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case contextMenuRefused = "context-menu-refused"
         /// A kiosk page's file chooser was refused.
         case fileChooserRefused = "file-chooser-refused"
+        /// The window showed WebKit's credentials dialog for a server's HTTP authentication
+        /// (``value``: the host, ``detail``: the realm).
+        case httpAuthenticationDialog = "http-authentication-dialog"
     }
 
     /// `(event, ms)`, or `nil` for events too frequent for a log (load progress).
@@ -52,6 +55,7 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case .printRefused(let url): (kind, value, detail) = (.printRefused, url, nil)
         case .contextMenuRefused(let url): (kind, value, detail) = (.contextMenuRefused, url, nil)
         case .fileChooserRefused(let url): (kind, value, detail) = (.fileChooserRefused, url, nil)
+        case .httpAuthenticationDialogShown(let host, let realm): (kind, value, detail) = (.httpAuthenticationDialog, host, "realm: \(realm)")
         case .navigation(let decision):
             switch decision.verdict {
             case .allowed: (kind, value, detail) = (.allowed, decision.url, nil)

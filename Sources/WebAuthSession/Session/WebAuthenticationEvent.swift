@@ -28,6 +28,9 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     case idleWarningDismissed
     /// A kiosk's touch keyboard appeared (a text field took focus) or went away.
     case touchKeyboard(shown: Bool)
+    /// The page's server asked for HTTP authentication (Basic, Digest, NTLM, Negotiate) for
+    /// `realm` at `host`, and the window shows WebKit's credentials dialog for a person to answer.
+    case httpAuthenticationDialogShown(host: String, realm: String)
 }
 
 /// The TLS state of a committed page.

@@ -475,7 +475,10 @@ final class SignInPage {
 
     private func authenticateForServer(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
         switch httpAuthentication.handle(request) {
-        case .webKitDialog: return false
+        case .webKitDialog:
+            emit(.httpAuthenticationDialogShown(host: webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? "",
+                                                realm: webkit_authentication_request_get_realm(request).map { String(cString: $0) } ?? ""))
+            return false
         case .handled: return true
         case .failed(let error):
             fail(error)

@@ -37,6 +37,7 @@ final class SignInWindowChrome {
         gtk_box_pack_start(cwk_box(titles), origin.box, 0, 0, 0)
         gtk_header_bar_set_custom_title(cwk_header_bar(header), titles)
         gtk_window_set_titlebar(cwk_window(window), header)
+        gtk_window_set_title(cwk_window(window), title)  // what window lists and task bars show, before any page has a title
 
         content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         progressBar = gtk_progress_bar_new()!

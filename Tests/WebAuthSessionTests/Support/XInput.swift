@@ -53,6 +53,11 @@ enum XInput {
         try await run("xdotool", ["type", "--delay", "20", text])
     }
 
+    /// Gives the keyboard focus to the window titled `title` and types `text` there, key by key.
+    static func type(_ text: String, window title: String) async throws {
+        try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "type", "--delay", "20", text])
+    }
+
     /// Gives the keyboard focus to the window titled `title` and presses `key` (an X keysym name: "Return", "Tab").
     static func key(_ key: String, window title: String) async throws {
         try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "key", key])
