@@ -77,3 +77,24 @@ extension EngineTests {
         }
     }
 }
+
+/// How ``EngineConfiguration/trustedNegotiateSites`` becomes libsoup's `SOUP_GSSAPI_TRUSTED_URIS`.
+@Suite("Sites trusted for Negotiate (the variable)")
+struct NegotiateTrustTests {
+    @Test("each site is written with its port, after the environment's own list")
+    func written() {
+        let sites = [URL(string: "https://sso.example.com")!, URL(string: "http://127.0.0.1:8080/")!]
+        #expect(NegotiateTrust.value(for: sites, existing: nil) == "https://sso.example.com:443,http://127.0.0.1:8080")
+        #expect(NegotiateTrust.value(for: sites, existing: "https://intranet") == "https://intranet,https://sso.example.com:443,http://127.0.0.1:8080")
+        #expect(NegotiateTrust.value(for: [], existing: "https://intranet") == nil)
+    }
+
+    @Test("a site with a path, a query or another scheme is an invalid option", arguments: [
+        "https://sso.example.com/login", "https://sso.example.com?realm=x", "ftp://sso.example.com", "sso.example.com",
+    ])
+    func refused(text: String) {
+        // WebAuthEngine.configure checks with this before it takes the configuration.
+        #expect(throws: WebAuthenticationError.self) { try NegotiateTrust.validate([URL(string: text)!]) }
+        #expect(throws: Never.self) { try NegotiateTrust.validate([URL(string: "https://sso.example.com:8443")!]) }
+    }
+}
