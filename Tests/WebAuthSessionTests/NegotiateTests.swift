@@ -24,12 +24,12 @@ extension EngineTests {
 
         /// A headless sign-in at `site`'s `/negotiate`, in an engine that trusts `sites` for Negotiate,
         /// with a profile directory: WebKit does not do Negotiate in an ephemeral session.
-        static func signIn(_ site: PythonFixtureServer, trusting sites: [URL]) async throws(WebAuthenticationError) -> RedirectCallback {
+        static func signIn(_ site: PythonFixtureServer, trusting sites: [URL], persistent: Bool = true) async throws(WebAuthenticationError) -> RedirectCallback {
             try WebAuthEngine.configure(EngineConfiguration(display: .virtual, trustedNegotiateSites: sites))
             var options = WebAuthenticationOptions()
             options.presentation = .headless
             options.timeout = .seconds(60)
-            options.websiteData = .persistent(profileDirectory: site.workdir.appendingPathComponent("profile"))
+            if persistent { options.websiteData = .persistent(profileDirectory: site.workdir.appendingPathComponent("profile")) }
             let redirectURI = try! RedirectURI("com.example:/cb")
             return try await WebAuthenticationSession(url: site.url("/negotiate"), redirectURI: redirectURI, options: options).start()
         }
@@ -42,9 +42,9 @@ extension EngineTests {
 
         /// In the child: signs in at `site` trusting `sites`, writes the outcome on standard error,
         /// and stops the site (an `exit` would leave it holding the child's pipes).
-        static func report(_ site: PythonFixtureServer, trusting sites: [URL]) async {
+        static func report(_ site: PythonFixtureServer, trusting sites: [URL], persistent: Bool = true) async {
             let outcome: String
-            do { outcome = "callback user=\(try await signIn(site, trusting: sites)["user"] ?? "none")" } catch { outcome = "\(error)" }
+            do { outcome = "callback user=\(try await signIn(site, trusting: sites, persistent: persistent)["user"] ?? "none")" } catch { outcome = "\(error)" }
             FileHandle.standardError.write(Data("outcome: \(outcome)\n".utf8))
             site.kill()
         }
@@ -72,6 +72,15 @@ extension EngineTests {
             let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
                 let site = try Negotiate.site()
                 await Negotiate.report(site, trusting: [])
+            }
+            #expect(Self.outcome(result).hasPrefix("outcome: the provider answered the authorization request with HTTP 401"), "\(Self.outcome(result))")
+        }
+
+        @Test("an ephemeral session does no Negotiate, ticket or not: WebKit turns it off there (in a child process)")
+        func ephemeralSession() async throws {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let site = try Negotiate.site()
+                await Negotiate.report(site, trusting: [site.url("")], persistent: false)
             }
             #expect(Self.outcome(result).hasPrefix("outcome: the provider answered the authorization request with HTTP 401"), "\(Self.outcome(result))")
         }
