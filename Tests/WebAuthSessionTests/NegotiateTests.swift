@@ -14,8 +14,7 @@ extension EngineTests {
         /// The realm and its site; the child's environment names its configuration and `ccache`
         /// (a cache file, or one that does not exist: no ticket), and no proxy.
         static func site(ccache: String = "ccache") throws -> PythonFixtureServer {
-            // Debian's python3, whatever python3 the PATH has first: python3-gssapi is a Debian package.
-            let site = try PythonFixtureServer(script: "kerberos_site", interpreter: "/usr/bin/python3")
+            let site = try PythonFixtureServer(script: "kerberos_site")
             setenv("KRB5_CONFIG", site.workdir.appendingPathComponent("krb5.conf").path, 1)
             setenv("KRB5CCNAME", "FILE:" + site.workdir.appendingPathComponent(ccache).path, 1)
             for proxy in ["http_proxy", "https_proxy", "all_proxy", "HTTPS_PROXY", "ALL_PROXY"] { unsetenv(proxy) }

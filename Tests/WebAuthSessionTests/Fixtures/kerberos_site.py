@@ -1,6 +1,8 @@
 """A Kerberos realm of its own and a site that asks for Negotiate (SPNEGO), for the Negotiate tests.
 
-Usage: /usr/bin/python3 kerberos_site.py WORKDIR   (Debian's python3, for python3-gssapi)
+Usage: python3 kerberos_site.py WORKDIR
+(A python3 without the gssapi module, such as pyenv's, hands over to Debian's /usr/bin/python3,
+which has python3-gssapi.)
 In WORKDIR it writes a krb5.conf and a kdc.conf for the realm TEST.EXAMPLE, creates the KDC's
 database (kdb5_util), the user alice and the service HTTP/127.0.0.1 (kadmin.local, the service's
 key in a keytab), starts its own krb5kdc on a free loopback port (the clients use TCP; it dies with this
@@ -26,7 +28,10 @@ import subprocess
 import sys
 import threading
 
-import gssapi
+try:
+    import gssapi
+except ImportError:
+    os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
 
 REALM = "TEST.EXAMPLE"
 PASSWORD = "alice-kerberos-pw"

@@ -6,16 +6,16 @@ import TestSupport
 /// and reaped by its ``ChildProcess``.
 final class PythonFixtureServer: Sendable {
     let port: Int
-    /// The private working directory the script was given.
+    /// The script's working directory (the files it makes).
     let workdir: URL
     private let process: ChildProcess
 
-    /// Starts `Fixtures/SCRIPT.py WORKDIR` with `interpreter` and waits for its port.
-    init(script: String, interpreter: String = "python3") throws {
+    /// Starts `Fixtures/SCRIPT.py WORKDIR` and waits for its port.
+    init(script: String) throws {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-\(script)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         let path = Bundle.module.url(forResource: script, withExtension: "py", subdirectory: "Fixtures")!
-        let process = try ChildProcess(interpreter, [path.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
+        let process = try ChildProcess("python3", [path.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         var line = Data()
         while let byte = try process.output?.read(upToCount: 1), let first = byte.first, first != 10 {
             line.append(first)
