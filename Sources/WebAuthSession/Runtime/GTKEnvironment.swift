@@ -45,7 +45,9 @@ enum GTKEnvironment {
 
     private static func initialise() -> Result<Void, WebAuthenticationError> {
         let runtime = EngineRuntime.shared
-        NegotiateTrust.apply(runtime.configuration.trustedNegotiateSites)
+        let negotiate = NegotiateTrust.value(for: runtime.configuration.trustedNegotiateSites,
+                                             existing: ProcessInfo.processInfo.environment[NegotiateTrust.variable])
+        if let negotiate { setenv(NegotiateTrust.variable, negotiate, 1) }
         if gdk_display_get_default() != nil { return .success(()) }
         if runtime.configuration.display == .virtual || !hasDisplayVariable {
             do {

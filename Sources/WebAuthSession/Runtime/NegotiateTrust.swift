@@ -5,8 +5,8 @@ import Foundation
 /// libsoup decides it alone, from `SOUP_GSSAPI_TRUSTED_URIS` in its own process's environment,
 /// read once; with none, it trusts every `https` site and no `http` one. The page's requests run in
 /// WebKit's network process, which has no setting for it but inherits this process's environment
-/// when it starts: so the engine writes the variable, with the rest of what WebKit's processes
-/// read, before GTK and the first web context (see ``GTKEnvironment``).
+/// when it starts: so ``GTKEnvironment`` writes the variable, with the rest of what WebKit's
+/// processes read, before GTK and the first web context.
 enum NegotiateTrust {
     /// The environment variable libsoup reads: URIs separated by commas.
     static let variable = "SOUP_GSSAPI_TRUSTED_URIS"
@@ -36,12 +36,5 @@ enum NegotiateTrust {
             return "\(scheme)://\(bracketed):\(port)"
         }
         return ([existing].compactMap { $0 }.filter { !$0.isEmpty } + written).joined(separator: ",")
-    }
-
-    /// Writes the variable for the configured sites (nothing when there are none).
-    static func apply(_ sites: [URL]) {
-        if let value = value(for: sites, existing: ProcessInfo.processInfo.environment[variable]) {
-            setenv(variable, value, 1)
-        }
     }
 }
