@@ -1,3 +1,5 @@
+import Foundation
+
 /// Process-wide engine settings. Set them with ``WebAuthEngine/configure(_:)`` before the
 /// first sign-in; the defaults suit command-line tools, services, tests and GTK applications alike.
 public struct EngineConfiguration: Sendable, Hashable {
@@ -42,15 +44,28 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// web process, and such views keep GPU compositing even when headless. Default: `false`.
     public var prewarmsWebViews: Bool
 
+    /// The sites whose pages may ask for Kerberos (`WWW-Authenticate: Negotiate`, SPNEGO) and get
+    /// it from the user's own ticket (the credential cache `kinit` filled: `KRB5CCNAME`, else the
+    /// default one); never a password from the engine. Each is `scheme://host[:port]`, `http` or
+    /// `https` with no path: exactly that host (no subdomains) on that port (else the scheme's
+    /// default). Empty (the default): libsoup's own rule, every `https` site (or the list in
+    /// `SOUP_GSSAPI_TRUSTED_URIS` if the environment sets one). Naming any replaces that rule
+    /// (name the `https` sites too); an environment's list is kept beside them. WebKit's network
+    /// process reads it when it starts: in an application that showed a web page of its own
+    /// before the first session, it applies from the network process's next start.
+    public var trustedNegotiateSites: [URL]
+
     private var virtualScreenWidth: Int
     private var virtualScreenHeight: Int
 
     /// The defaults: automatic main loop, automatic display, no prewarmed web view, a 1280×1024
-    /// virtual screen.
-    public init(mainLoop: MainLoop = .automatic, display: Display = .automatic, prewarmsWebViews: Bool = false) {
+    /// virtual screen, libsoup's own sites for Negotiate.
+    public init(mainLoop: MainLoop = .automatic, display: Display = .automatic, prewarmsWebViews: Bool = false,
+                trustedNegotiateSites: [URL] = []) {
         self.mainLoop = mainLoop
         self.display = display
         self.prewarmsWebViews = prewarmsWebViews
+        self.trustedNegotiateSites = trustedNegotiateSites
         self.virtualScreenWidth = 1280
         self.virtualScreenHeight = 1024
     }

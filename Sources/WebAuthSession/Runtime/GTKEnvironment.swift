@@ -7,9 +7,11 @@ internal import CWebKitGTK
 /// The one place the engine changes the process environment, once, before GTK starts: GTK reads
 /// the display from it, and WebKit's web processes inherit it. On a private Xvfb that is
 /// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed; with no D-Bus
-/// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``). Everything else
-/// the engine does is decided by ``EngineConfiguration`` and the options passed in. A GTK
-/// application that initialised GTK itself keeps its environment as it is.
+/// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``); with
+/// ``EngineConfiguration/trustedNegotiateSites``, the network process's list of them (see
+/// ``NegotiateTrust``). Everything else the engine does is decided by ``EngineConfiguration``
+/// and the options passed in. A GTK application that initialised GTK itself keeps its
+/// environment as it is, but for the sites trusted for Negotiate that it configured.
 ///
 /// A private Xvfb is only for what no person needs to see (headless pages, scripts), unless the
 /// configuration asks for it (``EngineConfiguration/Display/virtual``): a window or a kiosk with
@@ -42,8 +44,11 @@ enum GTKEnvironment {
     }
 
     private static func initialise() -> Result<Void, WebAuthenticationError> {
-        if gdk_display_get_default() != nil { return .success(()) }
         let runtime = EngineRuntime.shared
+        let negotiate = NegotiateTrust.value(for: runtime.configuration.trustedNegotiateSites,
+                                             existing: ProcessInfo.processInfo.environment[NegotiateTrust.variable])
+        if let negotiate { setenv(NegotiateTrust.variable, negotiate, 1) }
+        if gdk_display_get_default() != nil { return .success(()) }
         if runtime.configuration.display == .virtual || !hasDisplayVariable {
             do {
                 let size = runtime.configuration.virtualScreenSize

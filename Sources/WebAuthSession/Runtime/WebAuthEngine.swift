@@ -5,8 +5,10 @@ internal import CWebKitGTK
 /// diagnostics, and shutdown.
 public enum WebAuthEngine {
     /// Sets the engine's configuration. Call it before the first session.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` once the engine has started.
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` once the engine has started, or for a
+    ///   site in ``EngineConfiguration/trustedNegotiateSites`` that is not `http(s)://host[:port]`.
     public static func configure(_ configuration: EngineConfiguration) throws(WebAuthenticationError) {
+        try NegotiateTrust.validate(configuration.trustedNegotiateSites)
         let accepted = EngineRuntime.pendingConfiguration.withLock { state in
             guard !state.started else { return false }
             state.configuration = configuration
