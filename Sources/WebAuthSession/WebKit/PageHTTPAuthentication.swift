@@ -7,8 +7,8 @@ internal import CWebKitGTK
 struct PageHTTPAuthentication {
     /// What a request gets, decided by ``handle(_:)``.
     enum Decision {
-        /// WebKit's default: its GTK credentials dialog.
-        case webKitDialog
+        /// WebKit's default: its GTK credentials dialog, for `realm` at `host`.
+        case webKitDialog(host: String, realm: String)
         /// Answered now, or kept until the login script says what answers it.
         case handled
         /// Cancelled: the session ends with this error.
@@ -44,7 +44,7 @@ struct PageHTTPAuthentication {
         case .headless:
             break
         case .window, .kiosk:
-            guard case .credential = answer else { return .webKitDialog }
+            guard case .credential = answer else { return .webKitDialog(host: host, realm: realm) }
         }
         switch answer {
         case .undecided:

@@ -176,8 +176,7 @@ final class SignInPage {
             gtk_window_set_default_size(cwk_window(window), 1024, 768)
             return window
         case .window(let width, let height):
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-            gtk_window_set_title(cwk_window(window), "Sign in")
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!  // titled by its SignInWindowChrome
             gtk_window_set_default_size(cwk_window(window), gint(width), gint(height))
             if let parent = options.parentWindow {
                 gtk_window_set_transient_for(cwk_window(window), parent.address.assumingMemoryBound(to: GtkWindow.self))
@@ -475,9 +474,8 @@ final class SignInPage {
 
     private func authenticateForServer(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
         switch httpAuthentication.handle(request) {
-        case .webKitDialog:
-            emit(.httpAuthenticationDialogShown(host: webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? "",
-                                                realm: webkit_authentication_request_get_realm(request).map { String(cString: $0) } ?? ""))
+        case .webKitDialog(let host, let realm):
+            emit(.httpAuthenticationDialogShown(host: host, realm: realm))
             return false
         case .handled: return true
         case .failed(let error):

@@ -14,6 +14,8 @@ import re
 import secrets
 import sys
 
+from fixture_server import QuietHandler, serve
+
 USER, PASSWORD = "alice", "s3cret-pw"
 NONCE = secrets.token_hex(16)
 
@@ -40,7 +42,7 @@ def digest_ok(header, method):
     return fields.get("response") == expected
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_GET(self):
         header = self.headers.get("Authorization", "")
         if self.path == "/basic":
@@ -48,27 +50,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif self.path == "/digest":
             ok, challenge = digest_ok(header, "GET"), f'Digest realm="Digest area", qop="auth", nonce="{NONCE}", algorithm=MD5'
         else:
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
+            return self.reply(404, b"")
         if not ok:
-            body = b"unauthorised"
-            self.send_response(401)
-            self.send_header("WWW-Authenticate", challenge)
-        else:
-            scheme = self.path[1:]
-            body = f"<p>Inside</p><script>location.href = 'com.example:/cb?reached={scheme}'</script>".encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+            return self.reply(401, b"unauthorised", [("WWW-Authenticate", challenge)])
+        scheme = self.path[1:]
+        body = f"<p>Inside</p><script>location.href = 'com.example:/cb?reached={scheme}'</script>".encode()
+        self.reply(200, body, [("Content-Type", "text/html")])
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(server)

@@ -33,6 +33,8 @@ try:
 except ImportError:
     os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
 
+from fixture_server import QuietHandler, serve
+
 REALM = "TEST.EXAMPLE"
 PASSWORD = "alice-kerberos-pw"
 workdir = sys.argv[1]
@@ -113,7 +115,7 @@ service = gssapi.Credentials(usage="accept", name=gssapi.Name("HTTP@127.0.0.1", 
 tokens_seen = 0
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_GET(self):
         global tokens_seen
         if self.path == "/count":
@@ -122,33 +124,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(404, b"")
         header = self.headers.get("Authorization", "")
         if not header.startswith("Negotiate "):
-            return self.reply(401, b"Negotiate, please", {"WWW-Authenticate": "Negotiate"})
+            return self.reply(401, b"Negotiate, please", [("WWW-Authenticate", "Negotiate")])
         tokens_seen += 1
         context = gssapi.SecurityContext(creds=service, usage="accept")
         try:
             answer = context.step(base64.b64decode(header[len("Negotiate "):]))
         except gssapi.exceptions.GSSError:
-            return self.reply(401, b"token refused", {"WWW-Authenticate": "Negotiate"})
+            return self.reply(401, b"token refused", [("WWW-Authenticate", "Negotiate")])
         if not context.complete:
-            return self.reply(401, b"more than one round", {"WWW-Authenticate": "Negotiate"})
-        headers = {"Content-Type": "text/html"}
+            return self.reply(401, b"more than one round", [("WWW-Authenticate", "Negotiate")])
+        headers = [("Content-Type", "text/html")]
         if answer:
-            headers["WWW-Authenticate"] = "Negotiate " + base64.b64encode(answer).decode()
+            headers.append(("WWW-Authenticate", "Negotiate " + base64.b64encode(answer).decode()))
         body = f"<p>Inside</p><script>location.href = 'com.example:/cb?user={context.initiator_name}'</script>"
         self.reply(200, body.encode(), headers)
 
-    def reply(self, status, body, headers={}):
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(server)

@@ -14,11 +14,12 @@ Wrong or missing credentials: 401. Needs only the standard library, openssl and 
 import base64
 import http.server
 import os
-import ssl
 import subprocess
 import sys
 import urllib.error
 import urllib.request
+
+from fixture_server import QuietHandler, serve, use_self_signed_certificate
 
 userinfo, mode, folder = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -43,7 +44,7 @@ def token_of(header):
     return None
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     def do_GET(self):
         self.handle_request()
 
@@ -53,10 +54,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def handle_request(self):
         token = token_of(self.headers.get("Authorization"))
         if not token or not accepted(token):
-            self.answer(401, b'{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Unauthorized","code":401}',
+            self.reply(401, b'{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Unauthorized","code":401}',
                         [("WWW-Authenticate", 'Basic realm="git"' if mode == "git" else "Bearer"), ("Content-Type", "application/json")])
         elif mode == "kube":
-            self.answer(200, b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]}', [("Content-Type", "application/json")])
+            self.reply(200, b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]}', [("Content-Type", "application/json")])
         else:
             self.git_http_backend()
 
@@ -72,30 +73,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         head, _, content = output.partition(b"\r\n\r\n")
         headers = [tuple(part.strip() for part in line.split(":", 1)) for line in head.decode().split("\r\n") if ":" in line]
         status = next((int(value.split()[0]) for name, value in headers if name.lower() == "status"), 200)
-        self.answer(status, content, [(name, value) for name, value in headers if name.lower() != "status"])
+        self.reply(status, content, [(name, value) for name, value in headers if name.lower() != "status"])
 
-    def answer(self, status, body, headers):
-        self.send_response(status)
-        for name, value in headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *arguments):
-        pass
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 if mode == "kube":
-    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-         "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+    use_self_signed_certificate(server, folder)
+serve(server)
