@@ -23,6 +23,8 @@ enum FailureArtifacts {
         do { try report.write(to: target) } catch {
             return " (no artifacts: \(target.path): \(error.localizedDescription))"
         }
-        return "; screenshot, page and navigation log in \(target.path)"
+        // The screenshot is missing when the page did not draw within the report's time.
+        return report.screenshotPNG == nil ? "; page and navigation log (no screenshot: the page did not draw in time) in \(target.path)"
+            : "; screenshot, page and navigation log in \(target.path)"
     }
 }
