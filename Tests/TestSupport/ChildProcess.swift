@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import Synchronization
 
 /// A program the tests run, spawned with `posix_spawn` and reaped by a blocking `waitpid` on a
@@ -85,6 +86,17 @@ public final class ChildProcess: Sendable {
             for waiter in waiters { waiter.resume(returning: code) }
         }
         reaper.start()
+    }
+
+    /// The first line the child writes to ``output``, without its newline (nil at the end of the
+    /// output before any). Read on a thread of its own: a fixture that takes seconds to start
+    /// (a KDC, a Perl portal, fresh keys) must not hold a thread of the cooperative pool, which
+    /// the in-process providers of other tests need to answer in time.
+    public func firstLine() async -> String? {
+        guard let output else { return nil }
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: output.readLineRetryingInterruptions()) }.start()
+        }
     }
 
     /// The exit status once the child has ended (128 + N if signal N ended it); waits without

@@ -19,7 +19,7 @@ struct ClientCertificateTests {
     /// A provider and a front that requires a client certificate.
     func start() async throws -> (OpenIDProvider, TLSFront) {
         let provider = try await OpenIDProvider.start()
-        return (provider, try TLSFront(backendPort: URL(string: provider.issuer)!.port!, clientCertificatePassword: password))
+        return (provider, try await TLSFront(backendPort: URL(string: provider.issuer)!.port!, clientCertificatePassword: password))
     }
 
     /// `login` through `front`, trusting its CA, with no proxy (the front is on this machine).

@@ -122,7 +122,7 @@ struct CompanyNetworkTests {
     @Test("--ca-file: a provider whose certificate the CA file's authority signed signs in (page and token request), the lock says why")
     func privateCA() async throws {
         let provider = try await OpenIDProvider.start()
-        let front = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
         let run = try await login(provider, through: front, ["--ca-file", front.caFile])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("(TLS: validByCAFile)"), "the page's TLS state says the CA file vouched for it; stderr: \(run.stderr)")
@@ -136,8 +136,8 @@ struct CompanyNetworkTests {
     @Test("without --ca-file, or with another authority's, the private CA's provider fails with the TLS error")
     func privateCARefused() async throws {
         let provider = try await OpenIDProvider.start()
-        let front = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
-        let other = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let other = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
         let without = try await login(provider, through: front, [])
         let wrongAuthority = try await login(provider, through: front, ["--ca-file", other.caFile])
         for run in [without, wrongAuthority] {
@@ -232,7 +232,7 @@ struct SavedSignInNetworkTests {
     @Test("ca_file in the configuration file: token refreshes from a provider of a private CA; without it, a TLS error that names ca_file")
     func caFileFromTheConfigurationFile() async throws {
         let provider = try await OpenIDProvider.start()
-        let front = try TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
         try await signIn(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
                                     "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile])
         let without = try await webauth(["token", "--min-valid", "999999"])
@@ -257,7 +257,7 @@ struct TLSFront {
 
     var url: String { "https://127.0.0.1:\(port)" }
 
-    init(backendPort: Int, clientCertificatePassword: String? = nil) throws {
+    init(backendPort: Int, clientCertificatePassword: String? = nil) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_front.py")
         workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-front-\(UUID().uuidString)")
@@ -265,7 +265,7 @@ struct TLSFront {
         let mutualTLS = clientCertificatePassword.map { ["--require-client-certificate", $0] } ?? []
         child = try ChildProcess("python3", [script.path, workdir.path, String(backendPort)] + mutualTLS,
                                  environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        guard let port = child.output?.readLineRetryingInterruptions().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
+        guard let port = await child.firstLine().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
         caFile = workdir.appendingPathComponent("ca.pem").path
     }

@@ -92,7 +92,7 @@ struct CredentialHelperTests {
     func kubectl() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
-        let server = try TokenCheckingServer(.kube, provider: provider, folder: webauth.home.appendingPathComponent("kube"))
+        let server = try await TokenCheckingServer(.kube, provider: provider, folder: webauth.home.appendingPathComponent("kube"))
         let pods = ["get", "--raw", "/api/v1/namespaces/default/pods"]
         let allowed = try await webauth.run(URL(fileURLWithPath: "/usr/bin/kubectl"), ["--kubeconfig", try kubeconfig(server, profile: "work")] + pods)
         let refused = try await webauth.run(URL(fileURLWithPath: "/usr/bin/kubectl"), ["--kubeconfig", try kubeconfig(server, profile: "nobody")] + pods)
@@ -144,7 +144,7 @@ struct CredentialHelperTests {
             let run = try await webauth.run(URL(fileURLWithPath: "/usr/bin/git"), arguments)
             try #require(run.status == 0, "git \(arguments): \(run.stderr)")
         }
-        let server = try TokenCheckingServer(.git, provider: provider, folder: root)
+        let server = try await TokenCheckingServer(.git, provider: provider, folder: root)
         let remote = "http://127.0.0.1:\(server.port)/repo.git"
         var clones = 0
         func clone() async throws -> WebAuthBinary.Run {

@@ -38,7 +38,7 @@ struct SecretCanaryTests {
         configuration.deviceCodeInterval = 1
         configuration.clients = [.demo, OpenIDProvider.Client(clientID: "desktop-app", redirectURIs: ["http://127.0.0.1/callback"])]
         let provider = try await OpenIDProvider.start(configuration: configuration)
-        let tls = try TLSFixture()
+        let tls = try await TLSFixture()
         var webauth = WebAuthBinary()
         let temporary = webauth.home.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -166,13 +166,13 @@ private struct TLSFixture {
     let child: ChildProcess
     let port: Int
 
-    init() throws {
+    init() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_server.py")
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         child = try ChildProcess("python3", [script.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        guard let port = child.output?.readLineRetryingInterruptions().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
+        guard let port = await child.firstLine().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
     }
 }

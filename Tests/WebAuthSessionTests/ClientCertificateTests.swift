@@ -14,7 +14,7 @@ struct ClientCertificateTests {
     /// A provider and its front that requires a client certificate.
     func start() async throws -> (OpenIDProvider, PythonFixtureServer) {
         let provider = try await OpenIDProvider.start()
-        let front = try PythonFixtureServer(script: "tls_front",
+        let front = try await PythonFixtureServer(script: "tls_front",
                                             arguments: [String(URL(string: provider.issuer)!.port!), "--require-client-certificate", password])
         return (provider, front)
     }
@@ -69,7 +69,7 @@ extension EngineTests {
         func presentedAndIsolated() async throws {
             let site = try await TestSite.start()
             let page = site.serve(.redirect(to: "com.example:/cb?reached=yes"))
-            let front = try PythonFixtureServer(script: "tls_front", arguments: [String(site.server.baseURL.port!), "--require-client-certificate", "pw"])
+            let front = try await PythonFixtureServer(script: "tls_front", arguments: [String(site.server.baseURL.port!), "--require-client-certificate", "pw"])
             let start = URL(string: "https://127.0.0.1:\(front.port)\(page.path)")!
             var options = TestEngine.options()
             options.caFile = try TrustedCAFile(path: front.workdir.appendingPathComponent("ca.pem").path)

@@ -31,7 +31,7 @@ extension EngineTests {
 
         @Test("sign in through the real engine, then single-flight refresh, userinfo, revocation and logout")
         func lifecycle() async throws {
-            let server = try PythonFixtureServer(script: "dot_provider")
+            let server = try await PythonFixtureServer(script: "dot_provider")
             let client = try client(server)
             let result = try await client.signIn(scopes: ["openid", "profile", "email"], options: TestEngine.options(),
                                                  script: Self.login(allow: true))
@@ -71,7 +71,7 @@ extension EngineTests {
 
         @Test("the person denies consent: access_denied, easy to tell apart")
         func denied() async throws {
-            let server = try PythonFixtureServer(script: "dot_provider")
+            let server = try await PythonFixtureServer(script: "dot_provider")
             do {
                 _ = try await client(server).signIn(options: TestEngine.options(), script: Self.login(allow: false))
                 Issue.record("signed in although consent was denied")
@@ -85,7 +85,7 @@ extension EngineTests {
 extension EngineTests.DjangoOAuthToolkit {
     @Test("each presentation signs in to Django: the popup window, the kiosk, and headless, one after another")
     func presentations() async throws {
-        let server = try PythonFixtureServer(script: "dot_provider")
+        let server = try await PythonFixtureServer(script: "dot_provider")
         let client = try client(server)
         for mode in ["window", "kiosk", "headless"] { try await signIn(client, server, mode: mode) }
     }

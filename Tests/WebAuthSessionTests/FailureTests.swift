@@ -105,7 +105,7 @@ extension EngineTests {
 
         @Test("a self-signed certificate is fatal and the page is never shown")
         func selfSignedCertificate() async throws {
-            let server = try PythonFixtureServer(script: "tls_server")
+            let server = try await PythonFixtureServer(script: "tls_server")
             let url = URL(string: "https://127.0.0.1:\(server.port)/login")!
             let session = try TestEngine.session(url, redirectURI: "com.example:/cb")
             let recorder = EventRecorder(session)
@@ -175,7 +175,7 @@ extension EngineTests {
     struct MidLoginFaults {
         @Test("the provider dies while its login page is shown: the submit fails with a typed load error, nothing is left")
         func providerKilled() async throws {
-            let server = try PythonFixtureServer(script: "dot_provider")
+            let server = try await PythonFixtureServer(script: "dot_provider")
             let client = OpenIDConnectClient(issuer: server.url("/o").absoluteString, clientID: "webauth-test",
                                              redirectURI: try RedirectURI("com.example.webauth:/callback"))
             do {

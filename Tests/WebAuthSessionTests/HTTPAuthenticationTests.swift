@@ -25,7 +25,7 @@ extension EngineTests {
 
         @Test("a headless login script's http_auth reaches the page", arguments: ["basic", "digest"])
         func answered(scheme: String) async throws {
-            let server = try PythonFixtureServer(script: "http_auth_server")
+            let server = try await PythonFixtureServer(script: "http_auth_server")
             let session = try TestEngine.session(server.url("/\(scheme)"), redirectURI: "com.example:/cb")
             let callback = try await Self.signIn(session, credentials: Self.alice)
             #expect(callback["reached"] == scheme)
@@ -33,7 +33,7 @@ extension EngineTests {
 
         @Test("a wrong password is httpAuthenticationFailed, not a second try", arguments: ["basic", "digest"])
         func wrongPassword(scheme: String) async throws {
-            let server = try PythonFixtureServer(script: "http_auth_server")
+            let server = try await PythonFixtureServer(script: "http_auth_server")
             let session = try TestEngine.session(server.url("/\(scheme)"), redirectURI: "com.example:/cb")
             let realm = scheme == "basic" ? "Basic area" : "Digest area"
             await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: realm)) {
@@ -44,7 +44,7 @@ extension EngineTests {
         @Test("a headless script with no http_auth, or a literal password, fails at once with httpAuthenticationFailed",
               arguments: [nil, HTTPAuthenticationCredentials(username: "alice", password: .literal("s3cret-pw"))])
         func noCredentials(credentials: HTTPAuthenticationCredentials?) async throws {
-            let server = try PythonFixtureServer(script: "http_auth_server")
+            let server = try await PythonFixtureServer(script: "http_auth_server")
             let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
             await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "Basic area")) {
                 try await Self.signIn(session, credentials: credentials)
@@ -53,7 +53,7 @@ extension EngineTests {
 
         @Test("http_auth's password may be a batch entry's var: the source it names answers; a literal behind it does not")
         func passwordFromVariable() async throws {
-            let server = try PythonFixtureServer(script: "http_auth_server")
+            let server = try await PythonFixtureServer(script: "http_auth_server")
             let credentials = HTTPAuthenticationCredentials(username: "alice", password: .variable("password"))
             let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb")
             let callback = try await Self.signIn(session, credentials: credentials, variables: ["password": .environment("SITE_PASSWORD")])
@@ -67,7 +67,7 @@ extension EngineTests {
         @Test("with no login script, a window, and a kiosk that allows it, show WebKit's credentials dialog: typed into by a person, it lets the page in",
               arguments: ["window", "kiosk"])
         func dialogForAPerson(presentation: String) async throws {
-            let server = try PythonFixtureServer(script: "http_auth_server")
+            let server = try await PythonFixtureServer(script: "http_auth_server")
             var options = TestEngine.options(presentation == "window" ? .window() : .kiosk())
             options.allowsHTTPAuthentication = true
             let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb", options: options)
@@ -86,7 +86,7 @@ extension EngineTests {
 
         @Test("a kiosk refuses HTTP authentication unless its options allow it")
         func kioskRefuses() async throws {
-            let server = try PythonFixtureServer(script: "http_auth_server")
+            let server = try await PythonFixtureServer(script: "http_auth_server")
             let session = try TestEngine.session(server.url("/basic"), redirectURI: "com.example:/cb", options: TestEngine.options(.kiosk()))
             await #expect(throws: WebAuthenticationError.httpAuthenticationRefused(host: "127.0.0.1", realm: "Basic area")) {
                 try await session.start()

@@ -41,7 +41,7 @@ extension EngineTests {
 
         @Test("a confidential client (client_secret_basic) signs in with a password, then refresh, userinfo and RP-initiated logout")
         func lifecycle() async throws {
-            let provider = try LemonLDAPProvider.shared.get()
+            let provider = try await LemonLDAPProvider.shared.value
             let authentication = ClientAuthentication.clientSecretBasic(secret: provider.clientSecret)
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-confidential",
                                              redirectURI: try RedirectURI(Self.redirect), authentication: authentication)
@@ -75,7 +75,7 @@ extension EngineTests {
 
         @Test("password, then the TOTP second factor, through the public client with PKCE")
         func passwordAndTOTP() async throws {
-            let provider = try LemonLDAPProvider.shared.get()
+            let provider = try await LemonLDAPProvider.shared.value
             let result = try await publicClient(provider).signIn(options: TestEngine.options(),
                                                                  script: Self.login("totp", user: "rtyler", provider: provider))
             #expect(result.idToken.subject == "rtyler")
@@ -84,7 +84,7 @@ extension EngineTests {
 
         @Test("consent is asked the first time and remembered the next, in a new browser session")
         func consentRemembered() async throws {
-            let provider = try LemonLDAPProvider.shared.get()
+            let provider = try await LemonLDAPProvider.shared.value
             let client = try publicClient(provider)
             // The first script waits for the consent screen and accepts it: it fails if none appears.
             let first = try await client.signIn(options: TestEngine.options(), script: Self.login("consent", user: "msmith", provider: provider))

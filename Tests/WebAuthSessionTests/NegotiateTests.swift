@@ -13,8 +13,8 @@ extension EngineTests {
     struct Negotiate {
         /// The realm and its site; the child's environment names its configuration and `ccache`
         /// (a cache file, or one that does not exist: no ticket), and no proxy.
-        static func site(ccache: String = "ccache") throws -> PythonFixtureServer {
-            let site = try PythonFixtureServer(script: "kerberos_site")
+        static func site(ccache: String = "ccache") async throws -> PythonFixtureServer {
+            let site = try await PythonFixtureServer(script: "kerberos_site")
             setenv("KRB5_CONFIG", site.workdir.appendingPathComponent("krb5.conf").path, 1)
             setenv("KRB5CCNAME", "FILE:" + site.workdir.appendingPathComponent(ccache).path, 1)
             for proxy in ["http_proxy", "https_proxy", "all_proxy", "HTTPS_PROXY", "ALL_PROXY"] { unsetenv(proxy) }
@@ -51,7 +51,7 @@ extension EngineTests {
         @Test("a trusted http site's Negotiate is answered from the user's ticket (in a child process)")
         func answeredFromTheTicket() async throws {
             let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let site = try Negotiate.site()
+                let site = try await Negotiate.site()
                 await Negotiate.report(site, trusting: [site.url("")])
             }
             #expect(Self.outcome(result) == "outcome: callback user=alice@TEST.EXAMPLE")
@@ -60,7 +60,7 @@ extension EngineTests {
         @Test("with no ticket, the page's 401 ends the sign-in with providerErrorPage, not a hang (in a child process)")
         func noTicket() async throws {
             let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let site = try Negotiate.site(ccache: "no-such-ccache")
+                let site = try await Negotiate.site(ccache: "no-such-ccache")
                 await Negotiate.report(site, trusting: [site.url("")])
             }
             #expect(Self.outcome(result).hasPrefix("outcome: the provider answered the authorization request with HTTP 401"), "\(Self.outcome(result))")
@@ -69,7 +69,7 @@ extension EngineTests {
         @Test("an http site that is not trusted gets no ticket: libsoup answers Negotiate for https only (in a child process)")
         func untrustedSite() async throws {
             let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let site = try Negotiate.site()
+                let site = try await Negotiate.site()
                 await Negotiate.report(site, trusting: [])
             }
             #expect(Self.outcome(result).hasPrefix("outcome: the provider answered the authorization request with HTTP 401"), "\(Self.outcome(result))")
@@ -78,7 +78,7 @@ extension EngineTests {
         @Test("an ephemeral session does no Negotiate, ticket or not: WebKit turns it off there (in a child process)")
         func ephemeralSession() async throws {
             let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                let site = try Negotiate.site()
+                let site = try await Negotiate.site()
                 await Negotiate.report(site, trusting: [site.url("")], persistent: false)
             }
             #expect(Self.outcome(result).hasPrefix("outcome: the provider answered the authorization request with HTTP 401"), "\(Self.outcome(result))")

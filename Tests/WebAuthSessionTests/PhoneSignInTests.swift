@@ -56,7 +56,7 @@ extension EngineTests {
 extension EngineTests.DjangoOAuthToolkit {
     @Test("the device grant: the endpoint given by hand (discovery omits it), approved on Django's own pages in a headless view; OAuth-only, no ID token")
     func deviceGrant() async throws {
-        let server = try PythonFixtureServer(script: "dot_provider")
+        let server = try await PythonFixtureServer(script: "dot_provider")
         let issuer = server.url("/o").absoluteString
         let client = OpenIDConnectClient(issuer: issuer, clientID: "webauth-device", redirectURI: try RedirectURI(Self.redirect))
         #expect(try await client.providerConfiguration().deviceAuthorizationEndpoint == nil, "django-oauth-toolkit's discovery does not list it")

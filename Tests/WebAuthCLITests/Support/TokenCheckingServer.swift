@@ -21,14 +21,14 @@ struct TokenCheckingServer {
     /// The repositories' root (git), or where the certificate is (kube).
     let folder: URL
 
-    init(_ kind: Kind, provider: OpenIDProvider, folder: URL) throws {
+    init(_ kind: Kind, provider: OpenIDProvider, folder: URL) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("WebAuthSessionTests/Fixtures/token_checking_server.py")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
         child = try ChildProcess("python3", [script.path, provider.issuer + "/userinfo", kind.rawValue, folder.path],
                                  environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        guard let port = child.output?.readLineRetryingInterruptions().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
+        guard let port = await child.firstLine().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
     }
 

@@ -8,8 +8,8 @@ import TestSupport
 /// It is never killed from here: the script ends itself when this process ends (it watches the
 /// pipe it printed its port to).
 final class LemonLDAPProvider: Sendable {
-    /// The provider of this test run, started on first use; its start-up error otherwise.
-    static let shared = Result { try LemonLDAPProvider() }
+    /// The provider of this test run, started on first use (off the cooperative pool while it starts); its start-up error otherwise.
+    static let shared = Task { () async throws(LemonLDAPStartError) -> LemonLDAPProvider in try await LemonLDAPProvider() }
 
     /// The port on 127.0.0.1.
     let port: Int
@@ -20,7 +20,7 @@ final class LemonLDAPProvider: Sendable {
     /// Holds the read end of the pipe the script watches: the portal lives as long as this process.
     private let process: ChildProcess
 
-    private init() throws(LemonLDAPStartError) {
+    private init() async throws(LemonLDAPStartError) {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-lemonldap-\(UUID().uuidString)")
         let log = workdir.appendingPathComponent("portal.log")
         let base32 = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
@@ -36,7 +36,7 @@ final class LemonLDAPProvider: Sendable {
         } catch {
             throw .notStarted(reason: "cannot run perl \(script.path): \(error)", log: "")
         }
-        guard let port = process.output?.readLineRetryingInterruptions().flatMap(Int.init) else {
+        guard let port = await process.firstLine().flatMap(Int.init) else {
             process.signal(SIGKILL)
             throw .notStarted(reason: "llng_provider.pl ended before printing its port",
                               log: (try? String(contentsOf: log, encoding: .utf8)) ?? "(no log at \(log.path))")

@@ -12,12 +12,12 @@ final class PythonFixtureServer: Sendable {
     private let process: ChildProcess
 
     /// Starts `Fixtures/SCRIPT.py WORKDIR ARGUMENTS...` and waits for its port.
-    init(script: String, arguments: [String] = []) throws {
+    init(script: String, arguments: [String] = []) async throws {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-\(script)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         let path = Bundle.module.url(forResource: script, withExtension: "py", subdirectory: "Fixtures")!
         let process = try ChildProcess("python3", [path.path, workdir.path] + arguments, environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        guard let port = process.output?.readLineRetryingInterruptions().flatMap(Int.init) else {
+        guard let port = await process.firstLine().flatMap(Int.init) else {
             process.signal(SIGKILL)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(script).py did not start"])
         }
