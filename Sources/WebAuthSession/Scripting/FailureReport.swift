@@ -20,6 +20,11 @@ public struct FailureReport: Sendable, Hashable {
     /// The session's navigation log up to the failure.
     public var navigationLog: [NavigationLogEntry]
 
+    /// How long reading the page and drawing its screenshot may take: a person is already
+    /// waiting for a failure, and a page on a busy machine (many web processes on two cores)
+    /// took more than 5 s to draw, which left reports without their screenshot.
+    static let readingTime = Duration.seconds(15)
+
     /// Writes `screenshot.png`, `page.json` (step, steps not run, reason, URL, title, text) and
     /// `navigation.json` into `directory` (created with its missing parents, mode 0700), each
     /// file mode 0600, and returns their URLs.

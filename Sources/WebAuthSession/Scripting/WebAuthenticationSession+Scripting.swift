@@ -170,7 +170,7 @@ extension WebAuthenticationSession {
     /// The page's URL, title and visible text, screenshot and navigation log: what a person
     /// fixing a login script needs. Parts that cannot be had (the page is gone) are left out.
     public func failureReport(step: String? = nil, reason: String? = nil) async -> FailureReport {
-        let timeout = Duration.seconds(5)
+        let timeout = FailureReport.readingTime
         guard let page = try? await runningPage(before: .now + timeout, timeout: timeout, waitingFor: "the page") else {
             return FailureReport(step: step, reason: reason, url: page?.redactedCurrentURL, navigationLog: navigationLog)
         }

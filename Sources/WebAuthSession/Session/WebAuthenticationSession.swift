@@ -118,7 +118,7 @@ public final class WebAuthenticationSession {
     /// ``failureSnapshot``, then the window is destroyed and the events finish.
     private func cleanUp(_ outcome: SignInPage.Outcome) async {
         if case .failure(let error) = outcome, Self.keepsSnapshot(error), let page {
-            failureSnapshot = await page.failureReport(reason: "\(error)", navigationLog: navigationLog, timeout: .seconds(5))
+            failureSnapshot = await page.failureReport(reason: "\(error)", navigationLog: navigationLog, timeout: FailureReport.readingTime)
         }
         page?.close()
         page = nil
