@@ -7,7 +7,8 @@ import ServiceLifecycle
 /// A plain HTTP/1.1 server on a loopback address and a free port, for demos and tests.
 ///
 /// Every request goes to one handler, which sees a ``LocalHTTPRequest`` and returns a
-/// ``LocalHTTPResponse``; routing is the handler's business. Built on Hummingbird.
+/// ``LocalHTTPResponse``; routing is the handler's business. Built on Hummingbird; handlers run
+/// on ``ServerThreads``, so a busy cooperative pool does not keep a page from its browser.
 package final class LocalHTTPServer: Sendable {
     /// The port the server listens on.
     package let port: Int
@@ -48,7 +49,8 @@ package final class LocalHTTPServer: Sendable {
             },
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
+        // Its own threads, not the cooperative pool: see ServerThreads.
+        let task = Task(executorPreference: ServerThreads.shared) { try await group.run() }
         guard let bound = await portStream.first(where: { _ in true }), bound != 0 else {
             task.cancel()
             throw LocalHTTPServerError.couldNotBind(host: host, port: port, underlying: String(describing: await task.result))
