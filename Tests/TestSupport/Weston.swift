@@ -35,8 +35,9 @@ public final class Weston: Sendable {
         ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtimeDirectory.path, "GDK_BACKEND": "wayland"]
     }
 
-    /// Starts weston with a `width`×`height` output and waits (at most 30 s) for its socket.
-    public init(width: Int = 1280, height: Int = 1024) throws(Failure) {
+    /// Starts weston with a `width`×`height` output and waits (at most 30 s) for its socket, on a
+    /// thread of its own: a weston slow to start must not hold a thread of the cooperative pool.
+    public init(width: Int = 1280, height: Int = 1024) async throws(Failure) {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         guard path.split(separator: ":").contains(where: { access("\($0)/weston", X_OK) == 0 }) else { throw .notInstalled }
         var template = Array((NSTemporaryDirectory() + "webauth-weston-XXXXXX").utf8CString)
@@ -56,7 +57,11 @@ public final class Weston: Sendable {
         } catch {
             throw .system("could not start weston: \(error)")
         }
-        guard Self.await(socket, in: watch, whileRunning: process.pid) else {
+        let (socket, pid) = (socket, process.pid)
+        let started = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.await(socket, in: watch, whileRunning: pid)) }.start()
+        }
+        guard started else {
             process.signal(SIGKILL)
             throw .didNotStart(log: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
         }
