@@ -8,30 +8,35 @@ import Testing
 /// browser waiting for the in-process provider's page.
 @Suite("Local HTTP server")
 struct LocalHTTPServerTests {
-    @Test("a request is answered while every thread of the cooperative pool is held")
-    func answersWithThePoolHeld() async throws {
-        let server = try await LocalHTTPServer.start { _ in .html("answered") }
-        let width = ProcessInfo.processInfo.activeProcessorCount
-        let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let answer = Mutex<String?>(nil)
-        // Off the pool: once `width` tasks hold the pool's threads, ask the server, then let them go.
-        let client = Thread {
-            for _ in 0..<width { _ = held.wait(timeout: .now() + 60) }
-            answer.withLock { $0 = Self.rawGET(port: server.port, path: "/", timeoutSeconds: 30) }
-            for _ in 0..<2 * width { release.signal() }
-        }
-        client.start()
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 * width {
-                group.addTask {
-                    held.signal()
-                    release.wait()  // blocks a thread of the pool on purpose: that is what this test is about
+    @Test("a request is answered while every thread of the cooperative pool is held (in a child process)")
+    func answersWithThePoolHeld() async {
+        // A child of its own: holding the pool here would stall every test running beside this one.
+        await #expect(processExitsWith: .success) {
+            let server = try await LocalHTTPServer.start { _ in .html("answered") }
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let answer = Mutex<String?>(nil)
+            // Off the pool: once `width` tasks hold the pool's threads, ask the server, then let them go.
+            let client = Thread {
+                for _ in 0..<width { _ = held.wait(timeout: .now() + 60) }
+                answer.withLock { $0 = LocalHTTPServerTests.rawGET(port: server.port, path: "/", timeoutSeconds: 30) }
+                for _ in 0..<2 * width { release.signal() }
+            }
+            client.start()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 * width {
+                    group.addTask {
+                        held.signal()
+                        release.wait()  // blocks a thread of the pool on purpose: that is what this test is about
+                    }
                 }
             }
+            let response = answer.withLock { $0 } ?? "no answer within 30 s"
+            guard response.hasPrefix("HTTP/1.1 200"), response.hasSuffix("answered") else {
+                FileHandle.standardError.write(Data("\(response)\n".utf8))
+                exit(2)
+            }
         }
-        await server.stop()
-        let response = try #require(answer.withLock { $0 }, "no answer within 30 s")
-        #expect(response.hasPrefix("HTTP/1.1 200") && response.hasSuffix("answered"), "\(response)")
     }
 
     /// `GET path` over a plain socket, read until the server closes it or `timeoutSeconds` pass

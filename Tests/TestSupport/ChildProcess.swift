@@ -91,11 +91,21 @@ public final class ChildProcess: Sendable {
     /// The first line the child writes to ``output``, without its newline (nil at the end of the
     /// output before any). Read on a thread of its own: a fixture that takes seconds to start
     /// (a KDC, a Perl portal, fresh keys) must not hold a thread of the cooperative pool, which
-    /// the in-process providers of other tests need to answer in time.
+    /// the tests running beside this one need.
     public func firstLine() async -> String? {
+        await readingOffThePool { $0.readLineRetryingInterruptions() }
+    }
+
+    /// Everything the child writes to ``output`` until every writer has closed it, read on a
+    /// thread of its own like ``firstLine()``.
+    public func outputToEnd() async -> Data {
+        await readingOffThePool { $0.readToEndRetryingInterruptions() } ?? Data()
+    }
+
+    private func readingOffThePool<T: Sendable>(_ read: @escaping @Sendable (FileHandle) -> T?) async -> T? {
         guard let output else { return nil }
         return await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: output.readLineRetryingInterruptions()) }.start()
+            Thread { continuation.resume(returning: read(output)) }.start()
         }
     }
 

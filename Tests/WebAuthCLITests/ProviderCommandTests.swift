@@ -14,9 +14,7 @@ struct ProviderCommandTests {
         let process = try ChildProcess(WebAuthBinary.binary.path, ["provider", "--config", config, "--fault", "wrong-issuer"],
                                        environment: webauth.baseEnvironment, stdout: .pipe)
         defer { process.signal(SIGKILL) }
-        let firstOutput = process.output?.readChunkRetryingInterruptions() ?? Data()
-        let line = try #require(String(decoding: firstOutput, as: UTF8.self)
-            .split(separator: "\n").first.map(String.init))
+        let line = try #require(await process.firstLine())
         #expect(line.hasPrefix("http://127.0.0.1:"))
         let configuration = try await ProviderConfiguration.discover(issuer: line)
         #expect(configuration.issuer == line)

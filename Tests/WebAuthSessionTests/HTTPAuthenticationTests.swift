@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 @testable import WebAuthSession
 
@@ -76,10 +77,11 @@ extension EngineTests {
             defer { signIn.cancel() }
             let asked = await recorder.first { if case .httpAuthenticationDialogShown = $0 { true } else { false } }
             #expect(asked == .httpAuthenticationDialogShown(host: "127.0.0.1", realm: "Basic area"))
-            try await XInput.type("alice", window: "Sign in")  // the dialog's user name field has the focus
-            try await XInput.key("Tab", window: "Sign in")
-            try await XInput.type("s3cret-pw", window: "Sign in")
-            try await XInput.key("Return", window: "Sign in")
+            let window = await XInput.uniqueTitle(for: session)
+            try await XInput.type("alice", window: window)  // the dialog's user name field has the focus
+            try await XInput.key("Tab", window: window)
+            try await XInput.type("s3cret-pw", window: window)
+            try await XInput.key("Return", window: window)
             #expect(try await signIn.value["reached"] == "basic")
             #expect(await session.navigationLog.contains { $0.kind == .httpAuthenticationDialog && $0.value == "127.0.0.1" })
         }

@@ -56,8 +56,7 @@ struct LoginScriptSchemaTests {
         let child = try ChildProcess(root.appendingPathComponent("scripts/check-json-schema").path,
                                      [root.appendingPathComponent("docs/schemas/login-script.schema.json").path] + files,
                                      environment: ProcessInfo.processInfo.environment, stdout: .pipe, stderr: .pipe)
-        var output = Data()
-        while let chunk = child.output?.readChunkRetryingInterruptions(), !chunk.isEmpty { output.append(chunk) }
+        let output = await child.outputToEnd()
         return (await child.exitStatus(), String(decoding: output, as: UTF8.self))
     }
 

@@ -21,7 +21,7 @@ struct PrivateSessionBus {
         let address = "unix:path=" + directory.appendingPathComponent("socket").path
         let bus = try ChildProcess("dbus-daemon", ["--session", "--nofork", "--address=\(address)", "--print-address=1"],
                                    environment: environment, stdout: .pipe)
-        _ = bus.output?.readChunkRetryingInterruptions()  // the address line: the bus listens
+        _ = await bus.firstLine()  // the address line: the bus listens
         let keyring = unlocked ? "printf test-password | gnome-keyring-daemon --unlock --components=secrets"
             : "gnome-keyring-daemon --daemonize --components=secrets </dev/null"
         let started = try ChildProcess("sh", ["-c", keyring + " >/dev/null 2>&1"],

@@ -19,12 +19,7 @@ enum XInput {
     @discardableResult
     private static func run(_ program: String, _ arguments: [String]) async throws -> String {
         let child = try ChildProcess(program, arguments, environment: environment, stdout: .pipe, stderr: .pipe)
-        var output = Data()
-        while let handle = child.output {
-            let chunk = handle.readChunkRetryingInterruptions() ?? Data()
-            if chunk.isEmpty { break }
-            output.append(chunk)
-        }
+        let output = await child.outputToEnd()
         let status = await child.exitStatus()
         let text = String(decoding: output, as: UTF8.self)
         guard status == 0 else { throw XInputFailure(program: program, status: status, output: text) }
@@ -51,6 +46,16 @@ enum XInput {
     /// Types `text` on the keyboard, key by key.
     static func type(_ text: String) async throws {
         try await run("xdotool", ["type", "--delay", "20", text])
+    }
+
+    /// Gives the session's window a title no other window on the display has (other tests' windows
+    /// are there too, many titled "Sign in"), for ``type(_:window:)`` and ``key(_:window:)``.
+    static func uniqueTitle(for session: WebAuthenticationSession) async -> String {
+        let title = "sign-in-\(UUID().uuidString.prefix(8))"
+        await Task { @WebKitActor in
+            if let window = session.page?.window { gtk_window_set_title(cwk_window(window), title) }
+        }.value
+        return title
     }
 
     /// Gives the keyboard focus to the window titled `title` and types `text` there, key by key.
