@@ -35,10 +35,13 @@ extension Demo {
                 return nil
             }
             defer { group.cancelAll() }
+            // Both sides finish: the device may get its tokens before the phone's page says so.
+            var signedIn: AuthState?
             while let outcome = try await group.next() {
-                if let state = outcome { return state }
+                if let state = outcome { signedIn = state }
             }
-            throw CommandFailure(.providerError, "the device grant ended without an answer")
+            guard let signedIn else { throw CommandFailure(.providerError, "the device grant ended without an answer") }
+            return signedIn
         }
     }
 
