@@ -76,6 +76,29 @@ extension EngineTests {
             #expect(callback["typed"] == "hello" && callback["user"] == "input")
         }
 
+        @Test("the steps' time runs from the first page: a start page slower than step_timeout is waited for")
+        func stepsStartAtTheFirstPage() async throws {
+            // The scenario is a slow first page (as a busy machine starting WebKit is): its answer
+            // comes 2 s late, twice the step's time. Time passing is the input here, not a wait for an event.
+            let server = try await LocalHTTPServer.start { _ in
+                try? await Task.sleep(for: .seconds(2))
+                return .html("<form onsubmit=\"event.preventDefault(); location.href = 'com.example:/cb?user=' + this.user.value\"><input id='user' name='user'></form>")
+            }
+            let session = try TestEngine.session(server.baseURL.appendingPathComponent("slow"), redirectURI: "com.example:/cb")
+            let script = Task {
+                do {
+                    try await LoginScript([.fill("#user", .literal("alice")), .pressEnter("#user")], stepTimeout: .seconds(1)).run(in: session)
+                } catch {
+                    session.cancel()  // a step that timed out ends the sign-in at once
+                    throw error
+                }
+            }
+            let callback = try? await session.start()
+            try await script.value
+            #expect(callback?["user"] == "alice")
+            await server.stop()
+        }
+
         @Test("failures name the step and never the value", arguments: [
             (LoginStep.click("#missing"), "step 1 (click '#missing') failed: waited"),
             (.fill("#secret", .literal("hunter2")), "a password field takes its value from env"),

@@ -135,15 +135,15 @@ public final class WebAuthenticationSession {
     }
 
     /// The page, once ``start()`` has created it and its first document is committed; waits
-    /// for that until `deadline`.
-    func runningPage(before deadline: ContinuousClock.Instant, timeout: Duration,
+    /// for that until `deadline` (nil: until the session ends, at the latest at its own timeout).
+    func runningPage(before deadline: ContinuousClock.Instant?, timeout: Duration,
                      waitingFor condition: String) async throws(PageScriptError) -> SignInPage {
         while true {
             if lifecycle.hasEnded { throw .sessionEnded }
             if let page, !page.hasEnded, page.hasCommittedLoad { return page }
             let arrived: Bool = await withCheckedContinuation { continuation in
                 let once = OneShot(continuation)
-                once.resume(false, at: deadline)
+                if let deadline { once.resume(false, at: deadline) }
                 if let page {
                     page.onNextPageChange { once.resume(true) }
                 } else {
@@ -152,6 +152,14 @@ public final class WebAuthenticationSession {
             }
             if !arrived { throw .timedOut(waitingFor: condition, after: timeout, url: nil) }
         }
+    }
+
+    /// Waits until the page's first document is committed, for as long as the session lasts.
+    /// A login script's steps count their time from then: starting the web process and the
+    /// display (seconds, on a busy machine) is not the page's doing.
+    /// - Throws: ``PageScriptError/sessionEnded`` if the session ends first.
+    func waitForFirstDocument() async throws(PageScriptError) {
+        _ = try await runningPage(before: nil, timeout: options.timeout, waitingFor: "the page")
     }
 
     /// A kiosk's allowlist: the start page's host and the ones the options add.
