@@ -52,7 +52,7 @@ struct ClientCertificateTests {
         let config = try webauth.file("config-\(UUID().uuidString).json",
                                       #"{"client_certificate": "\#(file("client-cert.pem"))", "client_certificate_key": "\#(file("client-key.pem"))"}"#)
         let fromConfig = try await login(provider, through: front, ["--config", config])
-        await front.child.stop()
+        await front.stop()
         #expect(fromConfig.status == 0, "stderr: \(fromConfig.stderr)")
         #expect(clients(of: front).filter { $0 == "POST /token webauth test client" }.count == 3, "\(clients(of: front))")
         #expect(provider.requestCount("/token") == 3)
@@ -62,7 +62,7 @@ struct ClientCertificateTests {
     func withoutCertificate() async throws {
         let (provider, front) = try await start()
         let run = try await login(provider, through: front, [])
-        await front.child.stop()
+        await front.stop()
         #expect(run.status == 64, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("127.0.0.1 asks for a client certificate") && run.stderr.contains("--client-certificate"), "stderr: \(run.stderr)")
         #expect(provider.requestCount("/authorize") == 0 && provider.requestCount("/token") == 0)
@@ -76,7 +76,7 @@ struct ClientCertificateTests {
                                     environment: ["WEBAUTH_CLIENT_CERTIFICATE_PASSWORD": "not-" + password])
         let none = try await login(provider, through: front, ["--client-certificate", p12])
         let noKey = try await login(provider, through: front, ["--client-certificate", front.workdir.appendingPathComponent("client-cert.pem").path])
-        await front.child.stop()
+        await front.stop()
         #expect(wrong.status == 64 && wrong.stderr.contains("the password does not open the client certificate \(p12)"), "stderr: \(wrong.stderr)")
         #expect(none.status == 64 && none.stderr.contains("\(p12) needs a password"), "stderr: \(none.stderr)")
         #expect(noKey.status == 64 && noKey.stderr.contains("holds no private key"), "stderr: \(noKey.stderr)")
@@ -98,7 +98,7 @@ struct ClientCertificateTests {
         let token = try await token(for: front)
         let run = try await login(provider, through: front, ["--client-certificate", token.uri],
                                   environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
-        await front.child.stop()
+        await front.stop()
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(clients(of: front).contains("GET /authorize webauth test client"), "the page presented it: \(clients(of: front))")
         #expect(clients(of: front).contains("POST /token webauth test client"), "the token request presented it: \(clients(of: front))")
@@ -117,7 +117,7 @@ struct ClientCertificateTests {
                                      environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
         let withKeyFile = try await login(provider, through: front, ["--client-certificate", token.uri, "--client-certificate-key", front.caFile],
                                           environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 })
-        await front.child.stop()
+        await front.stop()
         #expect(withKeyFile.status == 64 && withKeyFile.stderr.contains("--client-certificate-key goes with a PEM file"), "stderr: \(withKeyFile.stderr)")
         #expect(wrong.status == 64 && wrong.stderr.contains("the token of the client certificate \(token.uri) refused the PIN"), "stderr: \(wrong.stderr)")
         #expect(none.status == 64 && none.stderr.contains("needs a PIN"), "stderr: \(none.stderr)")
@@ -137,7 +137,7 @@ struct ClientCertificateTests {
         let run = try await webauth(["login", "--issuer", front.url, "--client-id", "webauth-demo", "--headless", "--store", "none",
                                      "--ca-file", front.caFile, "--proxy", "none", "--client-certificate", token.uri],
                                     environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": "x" + token.pin]) { $1 })
-        await front.child.stop()
+        await front.stop()
         #expect(run.status == 4 && run.stderr.contains("the client certificate's token \(token.uri) was given no PIN, or refused it"),
                 "stderr: \(run.stderr)")
         #expect(clients(of: front).isEmpty && provider.requestCount("/authorize") == 0)

@@ -129,7 +129,7 @@ struct CompanyNetworkTests {
         #expect(provider.requestCount("/token") == 1)
         let config = try webauth.file("config-\(UUID().uuidString).json", #"{"ca_file": "\#(front.caFile)"}"#)
         let fromFile = try await login(provider, through: front, ["--config", config])
-        await front.child.stop()
+        await front.stop()
         #expect(fromFile.status == 0, "stderr: \(fromFile.stderr)")
     }
 
@@ -145,8 +145,8 @@ struct CompanyNetworkTests {
         }
         #expect(provider.requestCount("/authorize") == 0 && provider.requestCount("/token") == 0)
         let notPEM = try await login(provider, through: front, ["--ca-file", try webauth.file("not.pem", "hello")])
-        await front.child.stop()
-        await other.child.stop()
+        await front.stop()
+        await other.stop()
         #expect(notPEM.status == 64 && notPEM.stderr.contains("not.pem"), "stderr: \(notPEM.stderr)")
     }
 }
@@ -238,7 +238,7 @@ struct SavedSignInNetworkTests {
         let without = try await webauth(["token", "--min-valid", "999999"])
         try configure(#"{"ca_file": "\#(front.caFile)"}"#)
         let with = try await webauth(["token", "--min-valid", "999999"])
-        await front.child.stop()
+        await front.stop()
         #expect(without.status == 4 && without.stderr.contains("TLS error talking to \(front.url)"), "stderr: \(without.stderr)")
         #expect(without.stderr.contains("ca_file"), "the message says what to do; stderr: \(without.stderr)")
         #expect(with.status == 0 && provider.refreshCount == 1, "stderr: \(with.stderr)")
@@ -249,24 +249,19 @@ struct SavedSignInNetworkTests {
 /// own signed (`caFile`); with a `clientCertificatePassword`, one that requires a client
 /// certificate the CA signed (its files in `workdir`, the PKCS#12 one opened by that password).
 struct TLSFront {
-    let child: ChildProcess
-    let port: Int
-    let caFile: String
-    /// Where its certificates are (and, with client certificates, `clients.log`).
-    let workdir: URL
+    let server: PythonFixtureServer
 
+    var port: Int { server.port }
+    /// Where its certificates are (and, with client certificates, `clients.log`).
+    var workdir: URL { server.workdir }
+    var caFile: String { workdir.appendingPathComponent("ca.pem").path }
     var url: String { "https://127.0.0.1:\(port)" }
 
     init(backendPort: Int, clientCertificatePassword: String? = nil) async throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_front.py")
-        workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-front-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         let mutualTLS = clientCertificatePassword.map { ["--require-client-certificate", $0] } ?? []
-        child = try ChildProcess("python3", [script.path, workdir.path, String(backendPort)] + mutualTLS,
-                                 environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        guard let port = await child.firstLine().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
-        self.port = port
-        caFile = workdir.appendingPathComponent("ca.pem").path
+        server = try await PythonFixtureServer(script: "tls_front", arguments: [String(backendPort)] + mutualTLS)
     }
+
+    /// Stops the front and waits until it is gone.
+    func stop() async { await server.stop() }
 }

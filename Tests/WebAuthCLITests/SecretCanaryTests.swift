@@ -38,7 +38,7 @@ struct SecretCanaryTests {
         configuration.deviceCodeInterval = 1
         configuration.clients = [.demo, OpenIDProvider.Client(clientID: "desktop-app", redirectURIs: ["http://127.0.0.1/callback"])]
         let provider = try await OpenIDProvider.start(configuration: configuration)
-        let tls = try await TLSFixture()
+        let tls = try await PythonFixtureServer(script: "tls_server")  // a self-signed certificate
         var webauth = WebAuthBinary()
         let temporary = webauth.home.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -123,7 +123,7 @@ struct SecretCanaryTests {
         // The provider's page times out; the sign-in is still removed here: exit 3 ("signed out here; …").
         try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow], exits: 3)
 
-        await tls.child.stop()
+        await tls.stop()
         let secrets = provider.secretsSeen
         #expect(secrets.count > 50, "the provider saw this many secrets: \(secrets.count)")
         // The control: the search finds a secret where one is printed on purpose.
@@ -160,22 +160,6 @@ struct SecretCanaryTests {
     }
 }
 
-/// The engine tests' HTTPS server with a self-signed certificate (`tls_server.py`), for the
-/// TLS-failure path.
-private struct TLSFixture {
-    let child: ChildProcess
-    let port: Int
-
-    init() async throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("WebAuthSessionTests/Fixtures/tls_server.py")
-        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        child = try ChildProcess("python3", [script.path, workdir.path], environment: ProcessInfo.processInfo.environment, stdout: .pipe)
-        guard let port = await child.firstLine().flatMap(Int.init) else { throw CocoaError(.fileReadCorruptFile) }
-        self.port = port
-    }
-}
 
 /// A loopback port that refuses connections: bound, never listening, held until released.
 /// (Port 1 would not do: WebKit blocks the fetch standard's "bad ports" before any request.)

@@ -2,6 +2,7 @@ import CWebKitGTK
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 @testable import WebAuthSession
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 @testable import WebAuthSession
 

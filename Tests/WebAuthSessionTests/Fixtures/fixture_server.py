@@ -1,9 +1,11 @@
 """What the tests' Python fixture servers share: a handler that answers with one call and logs
-nothing (stderr belongs to the test), a self-signed certificate for 127.0.0.1, and the start the
-tests read (the port on the first line of stdout, then serve until killed).
+nothing (stderr belongs to the test), passing a request on to a local server (a front), a
+self-signed certificate for 127.0.0.1, and the start the tests read (the port on the first line
+of stdout, then serve until killed).
 
 The fixtures import it from their own folder (Python puts a script's folder first on sys.path).
 """
+import http.client
 import http.server
 import os
 import ssl
@@ -22,6 +24,26 @@ class QuietHandler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+def forward(handler, backend):
+    """Passes HANDLER's request to http://127.0.0.1:BACKEND and its answer back (redirects
+    included, never followed)."""
+    length = int(handler.headers.get("Content-Length") or 0)
+    body = handler.rfile.read(length) if length else None
+    connection = http.client.HTTPConnection("127.0.0.1", backend)
+    headers = {name: value for name, value in handler.headers.items() if name.lower() not in ("connection", "keep-alive")}
+    connection.request(handler.command, handler.path, body=body, headers=headers)
+    answer = connection.getresponse()
+    data = answer.read()
+    handler.send_response(answer.status, answer.reason)
+    for name, value in answer.getheaders():
+        if name.lower() not in ("connection", "transfer-encoding", "content-length"):
+            handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+    connection.close()
 
 
 def use_self_signed_certificate(server, folder):

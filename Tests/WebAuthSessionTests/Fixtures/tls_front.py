@@ -12,12 +12,13 @@ With --require-client-certificate (mutual TLS), the CA also signs a client certi
 client.p12 (opened by P12_PASSWORD). The handshake then requires a client certificate the CA
 signed, and each request appends "METHOD PATH CN" (path without its query) to WORKDIR/clients.log.
 """
-import http.client
 import http.server
 import os
 import ssl
 import subprocess
 import sys
+
+from fixture_server import forward
 
 workdir, backend = sys.argv[1], int(sys.argv[2])
 p12_password = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--require-client-certificate" else None
@@ -53,28 +54,14 @@ class Front(http.server.BaseHTTPRequestHandler):
         self.request.do_handshake()
         super().setup()
 
-    def forward(self):
+    def pass_on(self):
         if p12_password is not None:
             subject = dict(field[0] for field in self.connection.getpeercert()["subject"])
             with open(path("clients.log"), "a") as log:
                 log.write(f"{self.command} {self.path.split('?')[0]} {subject.get('commonName')}\n")
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else None
-        connection = http.client.HTTPConnection("127.0.0.1", backend)
-        headers = {name: value for name, value in self.headers.items() if name.lower() not in ("connection", "keep-alive")}
-        connection.request(self.command, self.path, body=body, headers=headers)
-        answer = connection.getresponse()
-        data = answer.read()
-        self.send_response(answer.status, answer.reason)
-        for name, value in answer.getheaders():
-            if name.lower() not in ("connection", "transfer-encoding", "content-length"):
-                self.send_header(name, value)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-        connection.close()
+        forward(self, backend)
 
-    do_GET = do_POST = forward
+    do_GET = do_POST = pass_on
 
     def log_message(self, *args):
         pass
