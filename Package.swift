@@ -34,6 +34,12 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         .systemLibrary(
+            name: "CGnuTLS",
+            path: "CShims/CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
+        ),
+        .systemLibrary(
             name: "CQREncode",
             path: "CShims/CQREncode",
             pkgConfig: "libqrencode",
@@ -44,6 +50,9 @@ let package = Package(
             dependencies: [
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                // private_key_jwt with a key on a PKCS#11 token (issue 16.8): GnuTLS, not GLib
+                .target(name: "CGnuTLS", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(

@@ -1,5 +1,4 @@
 import Foundation
-internal import JWTKit
 
 /// A `private_key_jwt` client assertion (RFC 7523 §2.2, §3; OpenID Connect Core §9): a JWT the
 /// client signs for one request, with `iss` and `sub` its client ID, `aud` the endpoint it goes to,
@@ -10,23 +9,20 @@ package enum ClientAssertion {
     /// How long an assertion is valid, in seconds.
     static let lifetime: Double = 60
 
-    /// A fresh assertion for `clientID`, for `audience`, signed with `key`.
+    /// A fresh assertion for `clientID`, for `audience`, signed with `key` (JWS compact serialisation).
     package static func make(clientID: String, audience: String, key: ClientKey, now: Date = Date()) async throws(ClientKeyError) -> String {
-        let (keys, algorithm) = try await key.signer()
         let issuedAt = now.timeIntervalSince1970.rounded(.down)
-        let claims: [String: JSONValue] = [
+        let claims: JSONValue = .object([
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
             "jti": .string(Base64URL.random(bytes: 16)), "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime),
-        ]
-        var header = JWTHeader()
-        header.alg = algorithm.rawValue
-        header.typ = "JWT"
-        do {
-            return try await keys.sign(JWTClaimSet(claims: claims), kid: key.keyID.map { JWKIdentifier(string: $0) }, header: header)
-        } catch {
-            switch key.source {
-            case .pemFile(let path): throw .unsupportedKey(path: path)
-            }
+        ])
+        let keyID = key.keyID
+        let (input, signature) = try await key.sign { algorithm in
+            var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": .string("JWT")]
+            if let keyID { header["kid"] = .string(keyID) }
+            return Data((Base64URL.encode(Data(JSONValue.object(header).description.utf8)) + "."
+                + Base64URL.encode(Data(claims.description.utf8))).utf8)
         }
+        return String(decoding: input, as: UTF8.self) + "." + Base64URL.encode(signature)
     }
 }

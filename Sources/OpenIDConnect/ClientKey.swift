@@ -1,20 +1,26 @@
+import Crypto
 import Foundation
-internal import JWTKit
+import CryptoExtras
 
 /// The private key of a client that authenticates with `private_key_jwt` (RFC 7523 §2.2,
 /// OpenID Connect Core §9): where the key is, never the key itself. The key is read again for
 /// each client assertion, so a saved sign-in records only this reference.
 public struct ClientKey: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Where the key is kept. (A `pkcs11:` URI can join the PEM file as another case.)
+    /// Where the key is kept.
     public enum Source: Sendable, Hashable, Codable, CustomStringConvertible {
         /// A PEM file, by path: PKCS#8 (`PRIVATE KEY`), SEC 1 (`EC PRIVATE KEY`) or PKCS#1
         /// (`RSA PRIVATE KEY`); a P-256 or an RSA (2048 bits or more) key.
         case pemFile(String)
+        /// A key on a PKCS#11 token (a smart card, an HSM), by its URI, e.g.
+        /// `pkcs11:token=app;object=client-key`: it signs there and never leaves the token.
+        /// The token's modules are the ones p11-kit knows; its PIN is ``ClientKey/pin``.
+        case pkcs11(String)
 
         /// Where, never what.
         public var description: String {
             switch self {
             case .pemFile(let path): "the PEM file \(path)"
+            case .pkcs11(let uri): "the PKCS#11 key \(uri)"
             }
         }
     }
@@ -35,12 +41,18 @@ public struct ClientKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public var keyID: String?
     /// The algorithm; `nil` takes the key's own: ES256 for a P-256 key, RS256 for an RSA key.
     public var algorithm: Algorithm?
+    /// The PIN that logs in to a PKCS#11 token. Never saved (a saved sign-in's key gets it again
+    /// from its program) and never described.
+    public var pin: String?
+
+    private enum CodingKeys: String, CodingKey { case source, keyID, algorithm }
 
     /// A key reference.
-    public init(_ source: Source, keyID: String? = nil, algorithm: Algorithm? = nil) {
+    public init(_ source: Source, keyID: String? = nil, algorithm: Algorithm? = nil, pin: String? = nil) {
         self.source = source
         self.keyID = keyID
         self.algorithm = algorithm
+        self.pin = pin
     }
 
     /// The key in the PEM file at `path`.
@@ -48,36 +60,53 @@ public struct ClientKey: Sendable, Hashable, Codable, CustomStringConvertible {
         ClientKey(.pemFile(path), keyID: keyID, algorithm: algorithm)
     }
 
+    /// The key on a PKCS#11 token that `uri` names, logged in to with `pin`.
+    /// - Throws: ``ClientKeyError/pinInURI`` when the URI holds a PIN, which would be saved and shown
+    ///   wherever the URI is; ``ClientKeyError/tokenUnavailable(uri:message:)`` for what is not a `pkcs11:` URI.
+    public static func pkcs11(_ uri: String, pin: String? = nil, keyID: String? = nil,
+                              algorithm: Algorithm? = nil) throws(ClientKeyError) -> ClientKey {
+        let lowercased = uri.lowercased()
+        guard lowercased.hasPrefix("pkcs11:") else { throw .tokenUnavailable(uri: uri, message: "not a PKCS#11 URI (pkcs11:…)") }
+        guard !lowercased.contains("pin-value=") && !lowercased.contains("pin-source=") else { throw .pinInURI }
+        return ClientKey(.pkcs11(uri), keyID: keyID, algorithm: algorithm, pin: pin)
+    }
+
     /// Where the key is, and its `kid`.
     public var description: String {
         "\(source)" + (keyID.map { " (kid \($0))" } ?? "")
     }
 
-    /// The key, read now, with the algorithm it signs with.
+    /// Signs what `message` makes for the algorithm the key signs with (a JWS header names it),
+    /// reading the key now.
+    /// - Returns: the message and its JWS signature (for ES256, r and s of 32 bytes each).
     /// - Throws: ``ClientKeyError``.
-    func signer() async throws(ClientKeyError) -> (keys: JWTKeyCollection, algorithm: Algorithm) {
+    func sign(_ message: @escaping @Sendable (Algorithm) -> Data) async throws(ClientKeyError) -> (message: Data, signature: Data) {
         switch source {
-        case .pemFile(let path):
-            let pem: String
-            do { pem = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw .unreadable(path: path, message: error.localizedDescription)
-            }
-            let keys = JWTKeyCollection()
-            let kid = keyID.map { JWKIdentifier(string: $0) }
-            if let ec = try? ES256PrivateKey(pem: pem) {
-                if let algorithm, algorithm != .es256 { throw .algorithmMismatch(path: path, algorithm: algorithm.rawValue) }
-                await keys.add(ecdsa: ec, kid: kid)
-                return (keys, .es256)
-            }
-            if let rsa = try? Insecure.RSA.PrivateKey(pem: pem) {
-                switch algorithm ?? .rs256 {
-                case .rs256: await keys.add(rsa: rsa, digestAlgorithm: .sha256, kid: kid)
-                case .ps256: await keys.add(pss: rsa, digestAlgorithm: .sha256, kid: kid)
-                case .es256: throw .algorithmMismatch(path: path, algorithm: Algorithm.es256.rawValue)
-                }
-                return (keys, algorithm ?? .rs256)
-            }
-            throw .unsupportedKey(path: path)
+        case .pemFile(let path): return try signWithPEM(at: path, message)
+        case .pkcs11(let uri): return try await PKCS11Signing.sign(message, uri: uri, pin: pin, algorithm: algorithm)
         }
+    }
+
+    private func signWithPEM(at path: String, _ message: (Algorithm) -> Data) throws(ClientKeyError) -> (message: Data, signature: Data) {
+        let pem: String
+        do { pem = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw .unreadable(path: path, message: error.localizedDescription)
+        }
+        if let ec = try? P256.Signing.PrivateKey(pemRepresentation: pem) {
+            if let algorithm, algorithm != .es256 { throw .algorithmMismatch(path: path, algorithm: algorithm.rawValue) }
+            let input = message(.es256)
+            guard let signature = try? ec.signature(for: input) else { throw .unsupportedKey(path: path) }
+            return (input, signature.rawRepresentation)
+        }
+        if let rsa = try? _RSA.Signing.PrivateKey(pemRepresentation: pem) {
+            let chosen = algorithm ?? .rs256
+            if chosen == .es256 { throw .algorithmMismatch(path: path, algorithm: chosen.rawValue) }
+            let input = message(chosen)
+            guard let signature = try? rsa.signature(for: input, padding: chosen == .ps256 ? .PSS : .insecurePKCS1v1_5) else {
+                throw .unsupportedKey(path: path)
+            }
+            return (input, signature.rawRepresentation)
+        }
+        throw .unsupportedKey(path: path)
     }
 }

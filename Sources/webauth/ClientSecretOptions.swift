@@ -3,7 +3,8 @@ import Foundation
 import OpenIDConnect
 
 /// A confidential client's secret: from a flag, `$WEBAUTH_CLIENT_SECRET` or a file. Never echoed.
-/// Or its private key (`private_key_jwt`, RFC 7523): a PEM file, by path.
+/// Or its private key (`private_key_jwt`, RFC 7523): a PEM file, by path, or a key on a PKCS#11
+/// token, by URI (its PIN from `$WEBAUTH_PKCS11_PIN`).
 struct ClientSecretOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The client secret of a confidential client. Visible to other users in the process list: prefer $WEBAUTH_CLIENT_SECRET or --client-secret-file.",
                                valueName: "secret"))
@@ -12,8 +13,8 @@ struct ClientSecretOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file holding the client secret.", valueName: "file"))
     var clientSecretFile: String?
 
-    @Option(help: ArgumentHelp("Authenticate with private_key_jwt (RFC 7523): the client's private key, a PEM file (P-256 or RSA); private_key_file in --config. Only its path is saved.",
-                               valueName: "file"))
+    @Option(help: ArgumentHelp("Authenticate with private_key_jwt (RFC 7523): the client's private key, a PEM file (P-256 or RSA) or a key on a PKCS#11 token such as pkcs11:token=app;object=client-key, its PIN from WEBAUTH_PKCS11_PIN; private_key_file in --config. Only its path or URI is saved.",
+                               valueName: "file|pkcs11:uri"))
     var privateKeyFile: String?
 
     @Option(help: ArgumentHelp("With --private-key-file: the key's kid at the provider; private_key_id in --config.", valueName: "kid"))
@@ -27,12 +28,13 @@ struct ClientSecretOptions: ParsableArguments {
     /// secret (the flag, else the environment, else the file, else `fallback`), else none.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
                  fallback: String? = nil, file: ConfigurationFile? = nil) throws(CommandFailure) -> ClientAuthentication {
-        if let key = try privateKey(file: file) { return .privateKeyJWT(key) }
+        if let key = try privateKey(file: file, environment: environment) { return .privateKeyJWT(key) }
         return (try given(environment) ?? fallback).map { .clientSecretBasic(secret: $0) } ?? .none
     }
 
-    /// The private key the flags (over `file`'s `private_key_*` keys) name, by absolute path.
-    private func privateKey(file: ConfigurationFile?) throws(CommandFailure) -> ClientKey? {
+    /// The private key the flags (over `file`'s `private_key_*` keys) name: a file by absolute
+    /// path, or a PKCS#11 URI with the PIN `environment` gives.
+    private func privateKey(file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> ClientKey? {
         // The flag, else the file's key (written out: `??` would lose the typed error).
         func value(_ flag: String?, _ key: String) throws(CommandFailure) -> String? {
             if let flag { return flag }
@@ -47,7 +49,16 @@ struct ClientSecretOptions: ParsableArguments {
             algorithm = known
         }
         let keyID = try value(privateKeyID, "private_key_id")
-        return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
+        guard path.lowercased().hasPrefix("pkcs11:") else {
+            return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
+        }
+        do throws(ClientKeyError) {
+            return try .pkcs11(path, pin: environment["WEBAUTH_PKCS11_PIN"], keyID: keyID, algorithm: algorithm)
+        } catch .pinInURI {
+            throw CommandFailure(.usage, "--private-key-file must not hold a PIN (other users can read the command line, and the URI is saved): set WEBAUTH_PKCS11_PIN")
+        } catch {
+            throw CommandFailure(.usage, "\(error)")
+        }
     }
 
     /// Where the secret ``resolve(environment:fallback:)`` takes is kept, when a later run can
@@ -65,9 +76,10 @@ struct ClientSecretOptions: ParsableArguments {
     func resolve(for client: SavedClient?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) -> ClientAuthentication {
         let method = client?.authenticationMethod ?? .clientSecretBasic
         if method == .privateKeyJWT {
-            guard let key = try privateKey(file: nil) ?? client?.privateKey else {
+            guard var key = try privateKey(file: nil, environment: environment) ?? client?.privateKey else {
                 throw CommandFailure(.usage, "the saved sign-in's client signs with a private key that was not recorded: give --private-key-file")
             }
+            if case .pkcs11 = key.source, key.pin == nil { key.pin = environment["WEBAUTH_PKCS11_PIN"] }  // never saved
             return .privateKeyJWT(key)
         }
         if let secret = try given(environment) { return method.authentication(secret: secret) }

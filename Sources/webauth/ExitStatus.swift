@@ -120,8 +120,11 @@ struct CommandFailure: Error, CustomStringConvertible {
     }
 
     /// What to do about `error` when its status's advice is not the best: a certificate the
-    /// system does not trust may come from an internal CA, which the CA file options add.
+    /// system does not trust may come from an internal CA, which the CA file options add; a
+    /// token's PIN comes from the environment.
     private static func advice(of error: OpenIDConnectError) -> String? {
+        if case .clientKey(.pinNeeded) = error { return "Give the token's PIN in WEBAUTH_PKCS11_PIN." }
+        if case .clientKey(.wrongPIN) = error { return "Check WEBAUTH_PKCS11_PIN: a token locks after a few wrong PINs." }
         guard case .http(.tls) = error else { return nil }
         return "If the provider's certificate comes from an internal CA, trust it with --ca-file, or ca_file in the configuration file "
             + "(\(ConfigurationFile.defaultPath(ProcessInfo.processInfo.environment)) for the commands without --config)."

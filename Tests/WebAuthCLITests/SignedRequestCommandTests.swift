@@ -50,6 +50,39 @@ struct SignedRequestCommandTests {
         #expect(missingKey.status == 64 && missingKey.stderr.contains(pair.path), "stderr: \(missingKey.stderr)")
     }
 
+    @Test("--private-key-file with a PKCS#11 URI signs on a SoftHSM2 token with the PIN from WEBAUTH_PKCS11_PIN, and token refreshes with it; no PIN, a wrong one or one in the URI is a usage error that never shows it",
+          arguments: [(ClientKeyPair.Kind.ec, "ES256"), (.rsa, "PS256")])
+    func keyOnAToken(kind: ClientKeyPair.Kind, algorithm: String) async throws {
+        let pair = try ClientKeyPair(kind, in: webauth.home)
+        let token = try await SoftHSMToken(key: pair.path)
+        try FileManager.default.removeItem(atPath: pair.path)  // only the token has the key now
+        var settings = DevProviderConfiguration()
+        settings.clients = [OpenIDProvider.Client(clientID: "key-app", redirectURIs: ["com.example.webauth:/callback"], jwk: pair.jwk)]
+        settings.accessTokenLifetime = 30  // within token's 60 s tolerance: every token run refreshes
+        let provider = try await OpenIDProvider.start(configuration: settings)
+        let withPIN = token.environment.merging(["WEBAUTH_PKCS11_PIN": token.pin]) { $1 }
+        let login = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "key-app", "--private-key-file", token.uri,
+                                       "--private-key-algorithm", algorithm, "--headless", "--script", try script()], environment: withPIN)
+        #expect(login.status == 0, "stderr: \(login.stderr)")
+        let saved = try savedFiles()
+        #expect(saved.contains(token.label) && !saved.contains(token.pin), "the URI is saved, not the PIN")
+
+        let refreshed = try await webauth(["token"], environment: withPIN)
+        #expect(refreshed.status == 0 && provider.refreshCount == 1, "stderr: \(refreshed.stderr)")
+        let pages = provider.requestCount("/authorize")
+        let noPIN = try await webauth(["token"], environment: token.environment)
+        #expect(noPIN.status == 64 && noPIN.stderr.contains("needs its PIN") && noPIN.stderr.contains("WEBAUTH_PKCS11_PIN"), "stderr: \(noPIN.stderr)")
+        let wrongPIN = try await webauth(["token"], environment: token.environment.merging(["WEBAUTH_PKCS11_PIN": "9" + token.pin]) { $1 })
+        #expect(wrongPIN.status == 64 && wrongPIN.stderr.contains("refused the PIN"), "stderr: \(wrongPIN.stderr)")
+        let inURI = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "key-app", "--headless",
+                                       "--private-key-file", token.uri + ";pin-value=" + token.pin], environment: token.environment)
+        #expect(inURI.status == 64 && inURI.stderr.contains("must not hold a PIN"), "stderr: \(inURI.stderr)")
+        #expect(provider.refreshCount == 1 && provider.requestCount("/authorize") == pages, "nothing was sent without a good PIN")
+        for run in [login, refreshed, noPIN, wrongPIN, inURI] {
+            #expect(!(run.stdout + run.stderr).contains(token.pin), "the PIN is never shown")
+        }
+    }
+
     @Test("par and dpop in --config; token --dpop prints the header lines of the caller's own request")
     func configAndDPoPHeaders() async throws {
         let provider = try await OpenIDProvider.start()

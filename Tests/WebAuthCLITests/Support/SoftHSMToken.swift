@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// A SoftHSM2 PKCS#11 token in a directory of its own (`SOFTHSM2_CONF` in ``environment``), with
-/// a certificate and its private key on it as the object `object`. p11-kit finds SoftHSM's module
+/// a private key (and its certificate, when there is one) on it as the object `object`. p11-kit finds SoftHSM's module
 /// through the file Debian's package registers (`/usr/share/p11-kit/modules/softhsm2.module`).
 struct SoftHSMToken {
     /// The token's label.
@@ -14,11 +14,11 @@ struct SoftHSMToken {
     /// The label of the certificate and key on the token.
     let object = "login"
 
-    /// The PKCS#11 URI of the certificate and its key.
+    /// The PKCS#11 URI of the key (and its certificate).
     var uri: String { "pkcs11:token=\(label);object=\(object)" }
 
-    /// Makes the token and puts the PEM files `certificate` and `key` on it.
-    init(certificate: String, key: String) async throws {
+    /// Makes the token and puts the PEM files `key` and `certificate` (if any) on it.
+    init(certificate: String? = nil, key: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("softhsm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("tokens"), withIntermediateDirectories: true)
         let configuration = directory.appendingPathComponent("softhsm2.conf")
@@ -26,7 +26,7 @@ struct SoftHSMToken {
             .write(to: configuration, atomically: true, encoding: .utf8)
         environment = ["SOFTHSM2_CONF": configuration.path]
         try await run("softhsm2-util", ["--init-token", "--free", "--label", label, "--pin", pin, "--so-pin", "so-\(pin)"])
-        for (option, file) in [("--load-privkey", key), ("--load-certificate", certificate)] {
+        for (option, file) in [("--load-privkey", key)] + (certificate.map { [("--load-certificate", $0)] } ?? []) {
             // p11tool reads the PIN from GNUTLS_PIN, not its arguments.
             try await run("p11tool", ["--login", "--write", option, file, "--label", object, "--id", "01", "pkcs11:token=\(label)"],
                           ["GNUTLS_PIN": pin])
