@@ -74,6 +74,7 @@ struct Batch: AsyncParsableCommand {
                 do { try PrivateFile.makeDirectory(directory) } catch { throw CommandFailure(.localFailure, "cannot create --out \(error)") }
             }
             let http = settings.network.http(timeout: .seconds(timeout))
+            try settings.network.prepareEngine(websiteData: SignInPool.defaultOptions.websiteData)
             let pool = SignInPool(client: settings.client(http: http),
                                   width: parallel, options: sessionOptions(settings))
             if !entries.isEmpty {

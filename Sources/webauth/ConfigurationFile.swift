@@ -73,7 +73,7 @@ struct ConfigurationFile {
     static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
                        "allow_insecure_http", "scopes", "scope", "parameters", "device_authorization_endpoint", "store",
                        "credential_hosts", "language", "proxy", "no_proxy", "ca_file",
-                       "client_certificate", "client_certificate_key",
+                       "client_certificate", "client_certificate_key", "negotiate_sites",
 
                        "private_key_file", "private_key_id", "private_key_algorithm", "par", "dpop"]
 

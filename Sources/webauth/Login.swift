@@ -61,6 +61,7 @@ struct Login: AsyncParsableCommand {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
             let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
+            try settings.network.prepareEngine(websiteData: profile.websiteData())
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let signIn = { @Sendable () async throws -> AuthState in

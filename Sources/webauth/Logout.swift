@@ -49,6 +49,7 @@ struct Logout: AsyncParsableCommand {
             let deadline = presentation.deadline()
             // Usage errors before anything is revoked.
             let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
+            if redirectURI != nil { try network.prepareEngine(websiteData: profile.websiteData()) }
             // Headless, nobody can answer a question on the page: without a script, fail once it settles.
             let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
                                      narrator: narrator, verbose: presentation.verbose, http: deadline.http(network))

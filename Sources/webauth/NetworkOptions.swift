@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import WebAuthSession
 
-/// How the page and the requests reach the network: the proxy, a private CA, a client certificate
-/// and the languages (flags, else the `--config` file, else the environment).
+/// How the page and the requests reach the network: the proxy, a private CA, a client certificate,
+/// the languages and the sites trusted for Negotiate (flags, else the `--config` file, else the environment).
 struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The proxy for the page and every request: http://[user@]host:port, or none (proxy in --config). The password comes from WEBAUTH_PROXY_PASSWORD, never the command line. Default: https_proxy, http_proxy, all_proxy and no_proxy as curl reads them (loopback hosts too), else the desktop's proxy settings.",
                                valueName: "url"))
@@ -29,6 +29,23 @@ struct NetworkOptions: ParsableArguments {
             help: ArgumentHelp("A language to ask the provider's page for, e.g. fr-CA (repeatable, or a comma list; language in --config): its Accept-Language and ui_locales. Default: your locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), without ui_locales.",
                                valueName: "tag"))
     var languages: [String] = []
+
+    @Option(name: .customLong("negotiate-site"),
+            help: ArgumentHelp("A site whose pages may ask for Kerberos (Negotiate) and get it from your ticket (kinit first): http(s)://host[:port], exactly that host (repeatable; negotiate_sites in --config). Needs --profile: WebKit does Negotiate only in a session that keeps its data. Default: every https site, no http one.",
+                               valueName: "url"))
+    var negotiateSites: [String] = []
+
+    /// The sites the flags, else `file`'s `negotiate_sites` key, trust for Negotiate (empty: libsoup's
+    /// rule); the engine checks their form when it takes them (``NetworkSettings/applied(to:)``).
+    func negotiateSites(from file: ConfigurationFile?) throws(CommandFailure) -> [URL] {
+        let given = negotiateSites.isEmpty ? try file?.scopes("negotiate_sites") ?? [] : negotiateSites
+        return try given.map { text throws(CommandFailure) in
+            guard let url = URL(string: text) else {
+                throw CommandFailure(.usage, "the Negotiate site '\(text)' must be written http(s)://host[:port], with nothing after it")
+            }
+            return url
+        }
+    }
 
     /// The languages the flags, else `file`'s `language` key, name (empty: the user's locale).
     func languages(from file: ConfigurationFile?) throws(CommandFailure) -> [String] {
@@ -94,7 +111,8 @@ struct NetworkOptions: ParsableArguments {
     /// the page and every request of the command.
     func settings(from file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> NetworkSettings {
         NetworkSettings(proxy: try proxy(from: file, environment: environment), caFile: try caFile(from: file), languages: try languages(from: file),
-                        clientCertificate: try clientCertificate(from: file, environment: environment))
+                        clientCertificate: try clientCertificate(from: file, environment: environment),
+                        negotiateSites: try negotiateSites(from: file))
     }
 
     /// `flag` if given, else the text under `key` in `file`.

@@ -1,3 +1,4 @@
+import Foundation
 import OpenIDConnect
 import WebAuthSession
 
@@ -12,6 +13,8 @@ struct NetworkSettings {
     let languages: [String]
     /// The certificate the page and the requests present to a provider that asks for one.
     let clientCertificate: ClientCertificate?
+    /// The sites whose pages get Kerberos (Negotiate) from the user's ticket (empty: libsoup's rule).
+    let negotiateSites: [URL]
 
     /// The settings of a command that has no network flags, such as `token` or a credential
     /// helper: the configuration file `config` (else the default one, when there is one), else
@@ -27,6 +30,20 @@ struct NetworkSettings {
     /// ``clientCertificate``.
     func http(timeout: Duration = .seconds(30)) -> any HTTPClient {
         SoupHTTPClient(proxy: proxy, caFile: caFile, clientCertificate: clientCertificate, timeout: timeout)
+    }
+
+    /// Configures the engine for these settings before its first page: it trusts
+    /// ``negotiateSites`` (WebKit's network process reads them once, when it starts).
+    /// - Throws: ``CommandFailure`` (usage) for Negotiate sites with `websiteData` ephemeral (WebKit
+    ///   does no Negotiate there) or not written `http(s)://host[:port]`.
+    func prepareEngine(websiteData: WebAuthenticationOptions.WebsiteData) throws(CommandFailure) {
+        guard !negotiateSites.isEmpty else { return }
+        guard case .persistent = websiteData else {
+            throw CommandFailure(.usage, "--negotiate-site needs --profile: WebKit does Negotiate (Kerberos) only in a session that keeps its data")
+        }
+        do { try WebAuthEngine.configure(EngineConfiguration(trustedNegotiateSites: negotiateSites)) } catch {
+            throw CommandFailure(.usage, "\(error)")
+        }
     }
 
     /// `options` with the page's share of these settings.

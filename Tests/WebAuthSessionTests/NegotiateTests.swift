@@ -107,3 +107,15 @@ struct NegotiateTrustTests {
         #expect(throws: Never.self) { try NegotiateTrust.validate([URL(string: "https://sso.example.com:8443")!]) }
     }
 }
+
+extension EngineTests.Negotiate {
+    @Test("once the engine has started, configure takes the configuration it started with again and refuses another")
+    func configureAfterStart() async throws {
+        _ = TestEngine.options()  // the engine tests' configuration: a private Xvfb
+        await Task { @WebKitActor in }.value  // the first use of the engine's actor starts it
+        try WebAuthEngine.configure(EngineConfiguration(display: .virtual))
+        #expect(throws: WebAuthenticationError.invalidOption("the engine has already started with another configuration; configure it before the first session")) {
+            try WebAuthEngine.configure(EngineConfiguration(display: .virtual, trustedNegotiateSites: [URL(string: "http://127.0.0.1:8080")!]))
+        }
+    }
+}

@@ -4,17 +4,19 @@ internal import CWebKitGTK
 /// The process-wide sign-in engine: configuration, website data of persistent profiles,
 /// diagnostics, and shutdown.
 public enum WebAuthEngine {
-    /// Sets the engine's configuration. Call it before the first session.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` once the engine has started, or for a
-    ///   site in ``EngineConfiguration/trustedNegotiateSites`` that is not `http(s)://host[:port]`.
+    /// Sets the engine's configuration. Call it before the first session; afterwards, the
+    /// configuration it started with is accepted again (a program may set it before each session).
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` once the engine has started with
+    ///   another configuration, or for a site in ``EngineConfiguration/trustedNegotiateSites``
+    ///   that is not `http(s)://host[:port]`.
     public static func configure(_ configuration: EngineConfiguration) throws(WebAuthenticationError) {
         try NegotiateTrust.validate(configuration.trustedNegotiateSites)
         let accepted = EngineRuntime.pendingConfiguration.withLock { state in
-            guard !state.started else { return false }
+            guard !state.started else { return state.configuration == configuration }
             state.configuration = configuration
             return true
         }
-        if !accepted { throw .invalidOption("the engine has already started; configure it before the first session") }
+        if !accepted { throw .invalidOption("the engine has already started with another configuration; configure it before the first session") }
     }
 
     /// Starts what the first sign-in would otherwise wait for: the main loop, the display (a

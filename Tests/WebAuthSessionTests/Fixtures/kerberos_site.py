@@ -1,6 +1,6 @@
 """A Kerberos realm of its own and a site that asks for Negotiate (SPNEGO), for the Negotiate tests.
 
-Usage: python3 kerberos_site.py WORKDIR
+Usage: python3 kerberos_site.py WORKDIR [--front BACKEND_PORT]
 (A python3 without the gssapi module, such as pyenv's, hands over to Debian's /usr/bin/python3,
 which has python3-gssapi.)
 In WORKDIR it writes a krb5.conf and a kdc.conf for the realm TEST.EXAMPLE, creates the KDC's
@@ -14,6 +14,11 @@ The site (http://127.0.0.1:PORT): /negotiate answers 401 with `WWW-Authenticate:
 the request carries a SPNEGO token that the service's key accepts (gssapi.SecurityContext,
 usage "accept"); then its page redirects to com.example:/cb?user=PRINCIPAL. /count tells how
 many tokens it saw (accepted or not).
+
+With --front, it is instead a front for the provider at http://127.0.0.1:BACKEND_PORT whose
+authorization endpoint wants Negotiate: GET /authorize is passed on only with an accepted token,
+and appends "GET /authorize PRINCIPAL" to WORKDIR/principals.log; every other request is passed
+on as it is.
 
 Prints the port it listens on (127.0.0.1) on the first line of stdout once all is ready, then
 serves until killed. The realm's client files: WORKDIR/krb5.conf and the cache WORKDIR/ccache.
@@ -33,11 +38,12 @@ try:
 except ImportError:
     os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
 
-from fixture_server import QuietHandler, serve
+from fixture_server import QuietHandler, forward, serve
 
 REALM = "TEST.EXAMPLE"
 PASSWORD = "alice-kerberos-pw"
 workdir = sys.argv[1]
+backend = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--front" else None
 
 
 def free_port():
@@ -117,28 +123,50 @@ tokens_seen = 0
 
 class Handler(QuietHandler):
     def do_GET(self):
-        global tokens_seen
         if self.path == "/count":
             return self.reply(200, str(tokens_seen).encode())
+        if backend is not None:
+            return self.front()
         if self.path != "/negotiate":
             return self.reply(404, b"")
+        principal, headers = self.negotiated()
+        if principal is None:
+            return
+        body = f"<p>Inside</p><script>location.href = 'com.example:/cb?user={principal}'</script>"
+        self.reply(200, body.encode(), headers + [("Content-Type", "text/html")])
+
+    def do_POST(self):
+        self.front() if backend is not None else self.reply(404, b"")
+
+    def front(self):
+        """--front: the authorization endpoint wants Negotiate (the principal goes to principals.log); the rest passes."""
+        if self.command == "GET" and self.path.split("?")[0] == "/authorize":
+            principal, _ = self.negotiated()
+            if principal is None:
+                return
+            with open(os.path.join(workdir, "principals.log"), "a") as log:
+                log.write(f"GET /authorize {principal}\n")
+        forward(self, backend)
+
+    def negotiated(self):
+        """The principal of the request's SPNEGO token and the headers that finish the exchange,
+        or (None, []) once a 401 asking for one (again) has been sent."""
+        global tokens_seen
         header = self.headers.get("Authorization", "")
         if not header.startswith("Negotiate "):
-            return self.reply(401, b"Negotiate, please", [("WWW-Authenticate", "Negotiate")])
+            self.reply(401, b"Negotiate, please", [("WWW-Authenticate", "Negotiate")])
+            return None, []
         tokens_seen += 1
         context = gssapi.SecurityContext(creds=service, usage="accept")
         try:
             answer = context.step(base64.b64decode(header[len("Negotiate "):]))
         except gssapi.exceptions.GSSError:
-            return self.reply(401, b"token refused", [("WWW-Authenticate", "Negotiate")])
+            self.reply(401, b"token refused", [("WWW-Authenticate", "Negotiate")])
+            return None, []
         if not context.complete:
-            return self.reply(401, b"more than one round", [("WWW-Authenticate", "Negotiate")])
-        headers = [("Content-Type", "text/html")]
-        if answer:
-            headers.append(("WWW-Authenticate", "Negotiate " + base64.b64encode(answer).decode()))
-        body = f"<p>Inside</p><script>location.href = 'com.example:/cb?user={context.initiator_name}'</script>"
-        self.reply(200, body.encode(), headers)
-
+            self.reply(401, b"more than one round", [("WWW-Authenticate", "Negotiate")])
+            return None, []
+        return str(context.initiator_name), [("WWW-Authenticate", "Negotiate " + base64.b64encode(answer).decode())] if answer else []
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
