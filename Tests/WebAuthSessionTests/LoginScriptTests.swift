@@ -76,7 +76,7 @@ extension EngineTests {
             #expect(callback["typed"] == "hello" && callback["user"] == "input")
         }
 
-        @Test("the steps' time runs from the first page: a start page slower than step_timeout is waited for")
+        @Test("the steps' and page waits' time runs from the first page: a start page slower than step_timeout is waited for")
         func stepsStartAtTheFirstPage() async throws {
             // The scenario is a slow first page (as a busy machine starting WebKit is): its answer
             // comes 2 s late, twice the step's time. Time passing is the input here, not a wait for an event.
@@ -87,6 +87,7 @@ extension EngineTests {
             let session = try TestEngine.session(server.baseURL.appendingPathComponent("slow"), redirectURI: "com.example:/cb")
             let script = Task {
                 do {
+                    try await session.waitForElement("#user", timeout: .seconds(1))
                     try await LoginScript([.fill("#user", .literal("alice")), .pressEnter("#user")], stepTimeout: .seconds(1)).run(in: session)
                 } catch {
                     session.cancel()  // a step that timed out ends the sign-in at once

@@ -33,7 +33,8 @@ extension WebAuthenticationSession {
         return try result.get()
     }
 
-    /// Waits until an element matching the CSS `selector` is in the page, across page loads.
+    /// Waits until an element matching the CSS `selector` is in the page, across page loads;
+    /// `timeout` runs from the page's first document on.
     /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``,
     ///   ``PageScriptError/captchaRequired(kind:pageText:)``.
     public func waitForElement(_ selector: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
@@ -41,7 +42,8 @@ extension WebAuthenticationSession {
                               timeout: timeout)
     }
 
-    /// Waits until the page's visible text contains `text`, across page loads.
+    /// Waits until the page's visible text contains `text`, across page loads; `timeout` runs
+    /// from the page's first document on.
     /// - Throws: ``PageScriptError/timedOut(waitingFor:after:url:)``, ``PageScriptError/sessionEnded``,
     ///   ``PageScriptError/captchaRequired(kind:pageText:)``.
     public func waitForText(_ text: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) {
@@ -119,11 +121,13 @@ extension WebAuthenticationSession {
     }
 
     /// Arms `check` on the current page; if it does not call `done` before the page changes,
-    /// arms it again on the next page, until the deadline.
+    /// arms it again on the next page, until the deadline. The time runs from the first document
+    /// on: the web process's start (seconds, on a busy machine) is not the page's.
     private func waitAcrossPageChanges(
         for condition: String, timeout: Duration,
         check: @escaping @WebKitActor (UnsafeMutablePointer<WebKitWebView>, @escaping @WebKitActor () -> Void) -> Void
     ) async throws(PageScriptError) {
+        try await waitForFirstDocument()
         let deadline = ContinuousClock.now + timeout
         while true {
             let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: condition)

@@ -155,8 +155,8 @@ public final class WebAuthenticationSession {
     }
 
     /// Waits until the page's first document is committed, for as long as the session lasts.
-    /// A login script's steps count their time from then: starting the web process and the
-    /// display (seconds, on a busy machine) is not the page's doing.
+    /// Login script steps and page waits count their time from then: starting the web process
+    /// and the display (seconds, on a busy machine) is not the page's doing.
     /// - Throws: ``PageScriptError/sessionEnded`` if the session ends first.
     func waitForFirstDocument() async throws(PageScriptError) {
         _ = try await runningPage(before: nil, timeout: options.timeout, waitingFor: "the page")
