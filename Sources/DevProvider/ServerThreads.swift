@@ -10,7 +10,7 @@ import Foundation
 final class ServerThreads: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is only touched with `condition` locked.
     /// The threads every local server shares; idle, they wait on a condition and cost nothing.
-    static let shared = ServerThreads(count: 2, name: "LocalHTTPServer")
+    static let shared = ServerThreads(count: 2, name: "HTTPServer")  // "HTTPServer 1": Linux keeps 15 characters of a name
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
