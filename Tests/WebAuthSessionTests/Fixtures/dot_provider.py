@@ -1,6 +1,8 @@
 """django-oauth-toolkit as an independent OpenID provider for the integration tests.
 
-Usage: python3 dot_provider.py WORKDIR
+Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher]
+With --fast-password-hasher (the benchmark's instance only), passwords are hashed with MD5 instead of
+PBKDF2, whose ~300 ms per login would pad the plain-HTTP floor the benchmark compares against.
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
 Issuer: http://127.0.0.1:PORT/o . User alice / wonderland; public client "webauth-test" with PKCE
 required, redirect and post-logout redirect URI com.example.webauth:/callback, consent page shown.
@@ -19,6 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 workdir = sys.argv[1]
+fast_password_hasher = "--fast-password-hasher" in sys.argv[2:]
 templates = os.path.join(workdir, "templates")
 os.makedirs(templates, exist_ok=True)
 with open(os.path.join(templates, "login.html"), "w") as f:
@@ -50,6 +53,8 @@ settings.configure(
                                                    "django.contrib.auth.context_processors.auth",
                                                    "django.contrib.messages.context_processors.messages"]}}],
     LOGIN_URL="/accounts/login/",
+    PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"] if fast_password_hasher
+    else ["django.contrib.auth.hashers.PBKDF2PasswordHasher"],
     USE_TZ=True,
     OAUTH2_PROVIDER={
         "OIDC_ENABLED": True,
