@@ -7,7 +7,7 @@ client (the lower bound); then a scaling run (1, 2, 4 and 8 sign-ins at once) dr
 docs/scaling.png, and the issue's targets beside where we stand. Prints tables and writes
 BENCHMARKS.md. Numbers, never assertions."""
 
-import argparse, base64, hashlib, html, http.server, json, os, platform, re, secrets, shutil, statistics
+import argparse, base64, contextlib, hashlib, html, http.server, json, os, platform, re, secrets, shutil, statistics
 import subprocess, sys, tempfile, threading, time, urllib.error, urllib.parse, urllib.request
 import http.cookiejar
 import psutil
@@ -215,6 +215,29 @@ def lower_bound(provider, runs):
     return {"runs": results}
 
 
+# ---- driven browsers --------------------------------------------------------------------------
+
+def driven_sign_ins(provider, runs, one_sign_in):
+    """`runs` timed sign-ins after one warm-up by a driven browser. `one_sign_in()` is a context
+    manager around one sign-in that gives `sign_in(url)`: open the authorization URL, log in, wait
+    for the loopback redirect, return the URL landed on. Returns the timed (to redirect, to tokens)
+    pairs and the first (warm-up) sign-in's time to tokens, which a start-up plus one login counts."""
+    results, first = [], None
+    for i in range(runs + 1):
+        with one_sign_in() as sign_in:
+            url, verifier = authorization_url(provider, LOOPBACK_REDIRECT)
+            t = time.perf_counter()
+            landed = sign_in(url)
+            redirect = time.perf_counter() - t
+            exchange(provider, LOOPBACK_REDIRECT, landed, verifier)
+            timed = (redirect * 1000, (time.perf_counter() - t) * 1000)
+        if i:  # the first is a warm-up
+            results.append(timed)
+        else:
+            first = timed[1]
+    return results, first
+
+
 # ---- Selenium -------------------------------------------------------------------------------
 
 def wait_for(driver, condition, timeout=30):
@@ -262,21 +285,18 @@ def selenium(provider, browser, runs, display):
         extra = []
     startup = (time.perf_counter() - start) * 1000
     meter = TreeMeter(driver.service.process.pid, extra)  # the driver and its browser (and Xvfb), not this script's providers
-    results = []
-    try:
-        for i in range(runs + 1):
-            url, verifier = authorization_url(provider, LOOPBACK_REDIRECT)
-            t = time.perf_counter()
+
+    @contextlib.contextmanager
+    def one_sign_in():  # one driver for all; its cookies deleted after each
+        def sign_in(url):
             driver.get(url)
             provider.browser_login(driver, By, wait_for)
             wait_for(driver, lambda d: d.current_url.startswith(LOOPBACK_REDIRECT))
-            redirect = time.perf_counter() - t
-            exchange(provider, LOOPBACK_REDIRECT, driver.current_url, verifier)
-            if i:
-                results.append((redirect * 1000, (time.perf_counter() - t) * 1000))
-            else:
-                first = (time.perf_counter() - t) * 1000
-            driver.delete_all_cookies()
+            return driver.current_url
+        yield sign_in
+        driver.delete_all_cookies()
+    try:
+        results, first = driven_sign_ins(provider, runs, one_sign_in)
     finally:
         driver.quit()
         meter.stop()
@@ -328,23 +348,21 @@ def playwright(provider, runs):
     startup = (time.perf_counter() - start) * 1000
     driver_pids = [child.pid for child in psutil.Process().children() if child.pid not in before]
     meter = TreeMeter(driver_pids[0], driver_pids[1:])  # Playwright's driver and the browser it started
-    results = []
-    try:
-        for i in range(runs + 1):
-            context = browser.new_context()
-            page = context.new_page()
-            url, verifier = authorization_url(provider, LOOPBACK_REDIRECT)
-            t = time.perf_counter()
+
+    @contextlib.contextmanager
+    def one_sign_in():  # a new context (cookies, storage) for each
+        context = browser.new_context()
+        page = context.new_page()
+
+        def sign_in(url):
             page.goto(url)
             provider.browser_login(PlaywrightPage(page), PlaywrightPage.By, lambda driver, condition: condition(driver))
             page.wait_for_url(LOOPBACK_REDIRECT + "*")
-            redirect = time.perf_counter() - t
-            exchange(provider, LOOPBACK_REDIRECT, page.url, verifier)
-            if i:
-                results.append((redirect * 1000, (time.perf_counter() - t) * 1000))
-            else:
-                first = (time.perf_counter() - t) * 1000
-            context.close()
+            return page.url
+        yield sign_in
+        context.close()
+    try:
+        results, first = driven_sign_ins(provider, runs, one_sign_in)
     finally:
         browser.close()
         manager.stop()
