@@ -11,14 +11,9 @@ enum PKCS11Signing {
     /// A token may take its time (a card reader): this runs on a thread of its own, not the pool.
     static func sign(_ message: @escaping @Sendable (ClientKey.Algorithm) -> Data, uri: String, pin: String?,
                      algorithm: ClientKey.Algorithm?) async throws(ClientKeyError) -> (message: Data, signature: Data) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(message: Data, signature: Data), ClientKeyError>, Never>) in
-            let thread = Thread {
-                continuation.resume(returning: Result { () throws(ClientKeyError) in try signNow(message, uri: uri, pin: pin, algorithm: algorithm) })
-            }
-            thread.name = "PKCS#11 signing"
-            thread.start()
+        try await onOwnThread(named: "PKCS#11 signing") { () throws(ClientKeyError) in
+            try signNow(message, uri: uri, pin: pin, algorithm: algorithm)
         }
-        return try result.get()
     }
 
     #if canImport(CGnuTLS)
