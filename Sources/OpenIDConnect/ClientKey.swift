@@ -65,9 +65,8 @@ public struct ClientKey: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   wherever the URI is; ``ClientKeyError/tokenUnavailable(uri:message:)`` for what is not a `pkcs11:` URI.
     public static func pkcs11(_ uri: String, pin: String? = nil, keyID: String? = nil,
                               algorithm: Algorithm? = nil) throws(ClientKeyError) -> ClientKey {
-        let lowercased = uri.lowercased()
-        guard lowercased.hasPrefix("pkcs11:") else { throw .tokenUnavailable(uri: uri, message: "not a PKCS#11 URI (pkcs11:…)") }
-        guard !lowercased.contains("pin-value=") && !lowercased.contains("pin-source=") else { throw .pinInURI }
+        guard PKCS11URI.isURI(uri) else { throw .tokenUnavailable(uri: uri, message: "not a PKCS#11 URI (pkcs11:…)") }
+        guard !PKCS11URI.holdsPIN(uri) else { throw .pinInURI }
         return ClientKey(.pkcs11(uri), keyID: keyID, algorithm: algorithm, pin: pin)
     }
 

@@ -49,7 +49,7 @@ struct ClientSecretOptions: ParsableArguments {
             algorithm = known
         }
         let keyID = try value(privateKeyID, "private_key_id")
-        guard path.lowercased().hasPrefix("pkcs11:") else {
+        guard PKCS11URI.isURI(path) else {
             return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
         }
         do throws(ClientKeyError) {

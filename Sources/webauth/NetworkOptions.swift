@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenIDConnect
 import WebAuthSession
 
 /// How the page and the requests reach the network: the proxy, a private CA, a client certificate,
@@ -67,10 +68,7 @@ struct NetworkOptions: ParsableArguments {
     /// keys, name; its password or PIN from `environment`.
     func clientCertificate(from file: ConfigurationFile?, environment: [String: String]) throws(CommandFailure) -> ClientCertificate? {
         guard let named = try Self.given(clientCertificate, else: "client_certificate", in: file) else { return nil }
-        let isURI = named.lowercased().hasPrefix("pkcs11:")
-        if isURI, clientCertificate != nil, ["pin-value=", "pin-source="].contains(where: { named.lowercased().contains($0) }) {
-            throw CommandFailure(.usage, "--client-certificate must not hold a PIN (other users can read the command line): set WEBAUTH_PKCS11_PIN")
-        }
+        let isURI = PKCS11URI.isURI(named)
         let keyPath = try Self.given(clientCertificateKey, else: "client_certificate_key", in: file)
         if isURI, keyPath != nil {
             throw CommandFailure(.usage, "--client-certificate-key goes with a PEM file: a PKCS#11 URI names the key on its token")
@@ -78,6 +76,8 @@ struct NetworkOptions: ParsableArguments {
         do throws(ClientCertificateError) {
             if isURI { return try ClientCertificate(pkcs11: named, pin: environment["WEBAUTH_PKCS11_PIN"]) }
             return try ClientCertificate(file: named, keyPath: keyPath, password: environment["WEBAUTH_CLIENT_CERTIFICATE_PASSWORD"])
+        } catch .pinInURI {
+            throw CommandFailure(.usage, "--client-certificate must not hold a PIN (other users can read the command line, and messages show the URI): set WEBAUTH_PKCS11_PIN")
         } catch {
             throw CommandFailure(.usage, "\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 internal import CWebKitGTK
 
 /// A client certificate and its private key, for a provider that asks for one in the TLS
@@ -62,8 +63,8 @@ public final class ClientCertificate: @unchecked Sendable, CustomStringConvertib
     /// key the same URI names. `pin` logs in to the token when the handshake needs the key.
     /// - Throws: ``ClientCertificateError`` when no token p11-kit knows holds the certificate, or the URI holds a PIN.
     public init(pkcs11 uri: String, pin: String? = nil) throws(ClientCertificateError) {
-        guard uri.lowercased().hasPrefix("pkcs11:") else { throw .tokenUnavailable(uri: uri, message: "not a PKCS#11 URI (pkcs11:…)") }
-        guard !uri.lowercased().contains("pin-value=") else { throw .pinInURI }
+        guard PKCS11URI.isURI(uri) else { throw .tokenUnavailable(uri: uri, message: "not a PKCS#11 URI (pkcs11:…)") }
+        guard !PKCS11URI.holdsPIN(uri) else { throw .pinInURI }
         source = .pkcs11(uri: uri)
         self.pin = pin
         // Without `type=`, the URI names both the certificate and its key.
@@ -89,7 +90,7 @@ public enum ClientCertificateError: Error, Sendable, Hashable, CustomStringConve
     /// No PKCS#11 token that p11-kit knows holds the certificate `uri` names: check that the
     /// token (smart card) is present, that its module is registered with p11-kit, and the URI.
     case tokenUnavailable(uri: String, message: String)
-    /// The PKCS#11 URI holds the PIN (`pin-value`), which would show wherever the URI does: give the PIN apart.
+    /// The PKCS#11 URI holds the PIN (`pin-value`, `pin-source`), which would show wherever the URI does: give the PIN apart.
     case pinInURI
 
     public var description: String {
@@ -99,7 +100,7 @@ public enum ClientCertificateError: Error, Sendable, Hashable, CustomStringConve
         case .wrongPassword(let path, let given):
             given ? "the password does not open the client certificate \(path)" : "the client certificate \(path) needs a password, and none was given"
         case .tokenUnavailable(let uri, let message): "no PKCS#11 token holds the client certificate \(uri): \(message)"
-        case .pinInURI: "the PKCS#11 URI holds a PIN (pin-value), which would be shown wherever the URI is: give the PIN apart"
+        case .pinInURI: "the PKCS#11 URI holds a PIN (pin-value or pin-source), which would be shown wherever the URI is: give the PIN apart"
         }
     }
 }
