@@ -123,9 +123,9 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         seconds > 0 ? .milliseconds(Int(seconds * 1000)) : nil
     }
 
-    /// Runs the steps in `session`'s page, once its first document is committed (the steps' time
-    /// does not count the web process's start); `progress` hears each step before it runs. After
-    /// the last step the session fails if its page settles (``settleTimeout``).
+    /// Runs the steps in `session`'s page (a step that waits for the page counts its time from the
+    /// page's first document on); `progress` hears each step before it runs. After the last step the session fails if its
+    /// page settles (``settleTimeout``).
     /// - Parameters:
     ///   - session: the session whose page the steps act on.
     ///   - environment: where ``LoginValue/environment(_:)`` values come from.
@@ -139,8 +139,6 @@ public struct LoginScript: Sendable, Hashable, Decodable {
                     progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
         let destination = SecretDestination(providerURL: session.url, allowlist: secretHosts)
         await session.answerHTTPAuthentication(with: await httpCredential(environment: environment, http: http))
-        // Each step's time runs from the first page on; a session that ends before it fails step 1.
-        try? await session.waitForFirstDocument()
         for (index, step) in steps.enumerated() {
             progress(index + 1, step)
             do {

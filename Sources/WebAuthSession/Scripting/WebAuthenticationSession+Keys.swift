@@ -15,8 +15,7 @@ extension WebAuthenticationSession {
     ///   matches, the guard or `refusal` refuses, or the view cannot take keys.
     func press(_ keys: [PageKeyboard.Key], in selector: String, replacing: Bool, submitsForm: Bool = false, guardScript: String = "",
                refusal: @WebKitActor (String?) -> String? = { _ in nil }, timeout: Duration) async throws(PageScriptError) {
-        let deadline = ContinuousClock.now + timeout
-        let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
+        let (page, deadline) = try await pageAndDeadline(after: timeout)
         guard let view = page.view else { throw .sessionEnded }
         let token = "webauthKeys" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let count = keys.reduce(0) { $0 + $1.keyvals.count }

@@ -121,14 +121,12 @@ extension WebAuthenticationSession {
     }
 
     /// Arms `check` on the current page; if it does not call `done` before the page changes,
-    /// arms it again on the next page, until the deadline. The time runs from the first document
-    /// on: the web process's start (seconds, on a busy machine) is not the page's.
+    /// arms it again on the next page, until the deadline (counted from the first document).
     private func waitAcrossPageChanges(
         for condition: String, timeout: Duration,
         check: @escaping @WebKitActor (UnsafeMutablePointer<WebKitWebView>, @escaping @WebKitActor () -> Void) -> Void
     ) async throws(PageScriptError) {
-        try await waitForFirstDocument()
-        let deadline = ContinuousClock.now + timeout
+        let deadline = try await pageAndDeadline(after: timeout).deadline
         while true {
             let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: condition)
             guard let view = page.view else { throw .sessionEnded }

@@ -13,12 +13,11 @@ extension WebAuthenticationSession {
 /// A page that settles between steps: a login script's `when` looks at the page once it has.
 extension WebAuthenticationSession {
     /// Returns once the page has had no load, navigation or title event for `quiet` (counted from
-    /// now) and is not loading, or after `timeout` (a page that never goes still is looked at then).
-    /// - Throws: ``PageScriptError/sessionEnded``, or ``PageScriptError/timedOut(waitingFor:after:url:)``
-    ///   if there is no page yet at the deadline.
+    /// now) and is not loading, or after `timeout` from its first document (a page that never goes
+    /// still is looked at then).
+    /// - Throws: ``PageScriptError/sessionEnded``.
     func waitUntilSettled(quiet: Duration, timeout: Duration) async throws(PageScriptError) {
-        let deadline = ContinuousClock.now + timeout
-        let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
+        let (page, deadline) = try await pageAndDeadline(after: timeout)
         await page.waitUntilQuiet(for: quiet, until: deadline)
         if page.hasEnded { throw .sessionEnded }
     }

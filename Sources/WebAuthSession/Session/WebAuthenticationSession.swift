@@ -154,12 +154,14 @@ public final class WebAuthenticationSession {
         }
     }
 
-    /// Waits until the page's first document is committed, for as long as the session lasts.
-    /// Login script steps and page waits count their time from then: starting the web process
-    /// and the display (seconds, on a busy machine) is not the page's doing.
+    /// The running page, and the deadline of an operation on it given `timeout`, counted from the
+    /// page's first document, which this waits for as long as the session lasts: starting the web
+    /// process and the display (seconds, on a busy machine) is not the page's doing, so no script
+    /// step or page wait is charged for it.
     /// - Throws: ``PageScriptError/sessionEnded`` if the session ends first.
-    func waitForFirstDocument() async throws(PageScriptError) {
-        _ = try await runningPage(before: nil, timeout: options.timeout, waitingFor: "the page")
+    func pageAndDeadline(after timeout: Duration) async throws(PageScriptError) -> (page: SignInPage, deadline: ContinuousClock.Instant) {
+        let page = try await runningPage(before: nil, timeout: timeout, waitingFor: "the page")
+        return (page, .now + timeout)
     }
 
     /// A kiosk's allowlist: the start page's host and the ones the options add.
