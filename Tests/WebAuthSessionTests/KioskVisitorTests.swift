@@ -183,7 +183,8 @@ extension EngineTests {
             }.value
             #expect(focus.focused, "the button has the keyboard focus")
             #expect(focus.visible, "the focus is drawn")
-            try await XInput.key("Return", window: "Sign in")
+            let window = await XInput.uniqueTitle { kiosk.startScreen?.button }  // other tests' windows are titled "Sign in" too
+            try await XInput.key("Return", window: window)
             #expect(try await visitor.value.idToken.subject == OpenIDProvider.User.alice.subject)
         }
 

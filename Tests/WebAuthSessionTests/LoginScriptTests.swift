@@ -78,10 +78,10 @@ extension EngineTests {
 
         @Test("the steps' and page waits' time runs from the first page: a start page slower than step_timeout is waited for")
         func stepsStartAtTheFirstPage() async throws {
-            // The scenario is a slow first page (as a busy machine starting WebKit is): its answer
-            // comes 2 s late, twice the step's time. Time passing is the input here, not a wait for an event.
+            // The sleep is the thing under test, not a wait for an event: a first page later than a
+            // step's whole time (as WebKit's start on a busy machine is) must not fail the step.
             let server = try await LocalHTTPServer.start { _ in
-                try? await Task.sleep(for: .seconds(2))
+                try? await Task.sleep(for: .seconds(2))  // twice the 1 s step_timeout below
                 return .html("<form onsubmit=\"event.preventDefault(); location.href = 'com.example:/cb?user=' + this.user.value\"><input id='user' name='user'></form>")
             }
             let session = try TestEngine.session(server.baseURL.appendingPathComponent("slow"), redirectURI: "com.example:/cb")

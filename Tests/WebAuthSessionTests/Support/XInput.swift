@@ -15,12 +15,23 @@ enum XInput {
         return ["DISPLAY": own["DISPLAY"] ?? "", "XAUTHORITY": own["XAUTHORITY"] ?? "", "PATH": own["PATH"] ?? "/usr/bin:/bin"]
     }
 
-    /// Runs `program` to its end; throws unless it exits 0. Returns its output.
+    /// One person at one keyboard and mouse: tests run side by side on the same display, so one
+    /// program runs at a time, and another test's click cannot land between one's focusing a
+    /// window and typing into it.
+    private static let person = Turns()
+
+    /// Runs `program` to its end, in its turn; throws unless it exits 0. Returns its output.
     @discardableResult
     private static func run(_ program: String, _ arguments: [String]) async throws -> String {
-        let child = try ChildProcess(program, arguments, environment: environment, stdout: .pipe, stderr: .pipe)
+        await person.take()
+        let child: ChildProcess
+        do { child = try ChildProcess(program, arguments, environment: environment, stdout: .pipe, stderr: .pipe) } catch {
+            await person.give()
+            throw error
+        }
         let output = await child.outputToEnd()
         let status = await child.exitStatus()
+        await person.give()
         let text = String(decoding: output, as: UTF8.self)
         guard status == 0 else { throw XInputFailure(program: program, status: status, output: text) }
         return text
@@ -51,9 +62,14 @@ enum XInput {
     /// Gives the session's window a title no other window on the display has (other tests' windows
     /// are there too, many titled "Sign in"), for ``type(_:window:)`` and ``key(_:window:)``.
     static func uniqueTitle(for session: WebAuthenticationSession) async -> String {
+        await uniqueTitle { session.page?.window }
+    }
+
+    /// Gives the window of the widget `find` returns (on the GTK thread) a title no other window has.
+    static func uniqueTitle(ofWindowOf find: @escaping @WebKitActor @Sendable () -> UnsafeMutablePointer<GtkWidget>?) async -> String {
         let title = "sign-in-\(UUID().uuidString.prefix(8))"
         await Task { @WebKitActor in
-            if let window = session.page?.window { gtk_window_set_title(cwk_window(window), title) }
+            if let widget = find() { gtk_window_set_title(cwk_window(gtk_widget_get_toplevel(widget)), title) }
         }.value
         return title
     }
@@ -99,4 +115,21 @@ struct XInputFailure: Error, CustomStringConvertible {
     let status: Int32
     let output: String
     var description: String { "\(program) exited \(status): \(output)" }
+}
+
+/// Turns taken one at a time, in the order asked for (an async lock: an actor alone would let
+/// a second caller in at the first one's await).
+private actor Turns {
+    private var taken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once it is the caller's turn.
+    func take() async {
+        if taken { await withCheckedContinuation { waiting.append($0) } } else { taken = true }
+    }
+
+    /// Ends the caller's turn; the next waiting caller, if any, has it now.
+    func give() {
+        if waiting.isEmpty { taken = false } else { waiting.removeFirst().resume() }
+    }
 }
