@@ -75,7 +75,7 @@ extension EngineTests {
                                                      body: "<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"))
             let page = site.route { _ in
                 LocalHTTPResponse(status: 200, headers: ["Content-Type": "text/html", "Set-Cookie": "server=visitor; Max-Age=3600"], body: """
-                    <img id='img' src='\(image.absoluteString)'><form><input id='name' name='name' autocomplete='name'></form>
+                    <img id='img' src='\(image.absoluteString)' onload='this.dataset.loaded = 1'><form><input id='name' name='name' autocomplete='name'></form>
                     <script>
                     const found = {cookie: document.cookie, storage: localStorage.getItem('visitor'), session: sessionStorage.getItem('visitor')};
                     document.cookie = 'script=visitor; max-age=3600'; localStorage.setItem('visitor', '1'); sessionStorage.setItem('visitor', '1');
@@ -86,8 +86,8 @@ extension EngineTests {
             for visitor in 1...2 {
                 let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
                 let run = Task { try await session.start() }
-                try await session.waitForElement("#name")
-                try await session.evaluateJavaScript("document.getElementById('img').complete || new Promise(r => document.getElementById('img').onload = r)")
+                defer { session.cancel() }
+                try await session.waitForElement("#img[data-loaded]")
                 let found = try await session.evaluateJavaScript("JSON.stringify(window.found) + '|' + document.getElementById('name').value")
                 // Only the cookie this very response set: none of the last visitor's.
                 #expect(found == .string(#"{"cookie":"server=visitor","storage":null,"session":null}|"#), "visitor \(visitor) found \(found)")

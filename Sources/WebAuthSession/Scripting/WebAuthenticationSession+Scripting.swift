@@ -7,7 +7,9 @@ internal import CWebKitGTK
 /// page to exist, so it may be issued right after ``start()`` is called.
 extension WebAuthenticationSession {
     /// Runs `script` in the page (its last expression is the result) and returns the result as JSON.
-    /// `undefined` and values JSON cannot hold come back as `JSONValue.null`. The script runs in
+    /// `undefined` and values JSON cannot hold come back as `JSONValue.null`; a Promise is not
+    /// awaited and fails the call (wait for a page condition with ``waitForElement(_:timeout:)``
+    /// or ``waitForText(_:timeout:)`` instead). The script runs in
     /// the page's own JavaScript world, with its globals (and the page sees what it does): do
     /// not pass it secrets. Login scripts' own steps run in an isolated world instead.
     /// - Throws: ``PageScriptError/scriptFailed(message:)`` if it throws or does not parse.
