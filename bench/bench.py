@@ -373,9 +373,9 @@ def playwright(provider, runs):
 class Display:
     """An Xvfb for the browsers that need one (WebKitWebDriver); this engine starts its own."""
 
-    def __init__(self):
+    def __init__(self, screen="1280x1024x24"):
         read, write = os.pipe()
-        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
                                         pass_fds=[write], stderr=subprocess.DEVNULL)
         os.close(write)
         self.name = ":" + os.read(read, 16).decode().strip()
@@ -406,14 +406,18 @@ def measured(command, env):
     return out, err, process.returncode, wall, meter.peak_pss, meter.cpu_seconds()
 
 
-def engine_warm(provider, bin_dir, runs, parallel, home):
+def engine_bench(provider, bin_dir, home, arguments, extra_env=None):
+    """Runs webauth-bench against `provider` with `arguments`; returns its JSON, the tree's peak PSS and CPU seconds."""
     command = [os.path.join(bin_dir, "webauth-bench"), "--issuer", provider.issuer, "--client-id", provider.client_id,
-               "--redirect-uri", CUSTOM_REDIRECT, "--script", os.path.join(ROOT, "bench/scripts", provider.script),
-               "--count", str(runs), "--parallel", str(parallel)]
-    out, err, status, wall, pss, cpu = measured(command, environment(home))
+               "--redirect-uri", CUSTOM_REDIRECT, "--script", os.path.join(ROOT, "bench/scripts", provider.script)] + arguments
+    out, err, status, wall, pss, cpu = measured(command, {**environment(home), **(extra_env or {})})
     if status != 0:
         raise SystemExit(f"webauth-bench failed: {err.decode()[-2000:]}")
-    result = json.loads(out)
+    return json.loads(out), pss, cpu
+
+
+def engine_warm(provider, bin_dir, runs, parallel, home, arguments=(), extra_env=None):
+    result, pss, cpu = engine_bench(provider, bin_dir, home, ["--count", str(runs), "--parallel", str(parallel), *arguments], extra_env)
     return {"runs": [(r["redirect_ms"], r["tokens_ms"]) for r in result["runs"]], "per_minute": result["sign_ins_per_minute"],
             "failures": result["failures"], "peak_pss": pss, "cpu_s": cpu}
 
@@ -491,6 +495,61 @@ def warm_up(bin_dir, display, home):
         playwright(provider, 0)
     finally:
         provider.stop()
+
+
+# ---- the attempts of issue 18.2 -----------------------------------------------------------------
+
+SMALL_DISPLAY = "800x600x16"
+ATTEMPTS = [  # (what changes, webauth-bench arguments, environment; DISPLAY=SMALL_DISPLAY runs on an Xvfb of that screen)
+    ("kept: a new view per sign-in, without GPU compositing", [], {}),
+    ("a view kept ready (`--prewarm-views`), which keeps GPU compositing", ["--prewarm-views"], {}),
+    ("a view kept ready, Skia painting on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`)", ["--prewarm-views"],
+     {"WEBKIT_SKIA_ENABLE_CPU_RENDERING": "1"}),
+    ("a view kept ready, no DMA-BUF renderer (`WEBKIT_DISABLE_DMABUF_RENDERER=1`)", ["--prewarm-views"],
+     {"WEBKIT_DISABLE_DMABUF_RENDERER": "1"}),
+    ("an 800×600 screen instead of 1280×1024 (`--virtual-screen 800x600`)", ["--virtual-screen", "800x600"], {}),
+    (f"an {SMALL_DISPLAY.rsplit('x', 1)[0].replace('x', '×')} screen of depth 16 (an Xvfb of its own, not counted)", [],
+     {"DISPLAY": SMALL_DISPLAY}),
+    ("no memory-pressure monitor (`WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=1`)", [], {"WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR": "1"}),
+]
+ATTEMPT_ROUNDS, ATTEMPT_RUNS, ATTEMPT_SOAK = 3, 10, 200
+
+
+def attempts(provider, bin_dir, home):
+    """Each attempt's warm sign-ins against `provider`, in ATTEMPT_ROUNDS interleaved rounds of ATTEMPT_RUNS (so a
+    busy moment of the machine falls on all of them alike), then ATTEMPT_SOAK sign-ins in a row for what each leaves
+    behind (descriptors, and WebKit's `ReceiveQueue` threads: its compositing leak shows there)."""
+    small = Display(SMALL_DISPLAY)
+    resolve = lambda env: {k: small.name if v == SMALL_DISPLAY else v for k, v in env.items()}
+    try:
+        results = {name: {"runs": [], "peak_pss": 0} for name, _, _ in ATTEMPTS}
+        for _ in range(ATTEMPT_ROUNDS):
+            for name, arguments, env in ATTEMPTS:
+                warm = engine_warm(provider, bin_dir, ATTEMPT_RUNS, 1, home, arguments, resolve(env))
+                results[name]["runs"] += warm["runs"]
+                results[name]["peak_pss"] = max(results[name]["peak_pss"], warm["peak_pss"])
+        for name, arguments, env in ATTEMPTS:
+            soak, _, _ = engine_bench(provider, bin_dir, home,
+                                      ["--count", str(ATTEMPT_SOAK), "--report-every", str(ATTEMPT_SOAK), *arguments], resolve(env))
+            first, last = soak["checkpoints"][0], soak["checkpoints"][-1]
+            results[name]["left"] = {key: (first[key], last[key]) for key in ("fds", "receive_queues")}
+            print(name, results[name]["left"], file=sys.stderr)
+        return results
+    finally:
+        small.stop()
+
+
+def attempt_lines(provider, results):
+    kept = stats([r for r, _ in next(iter(results.values()))["runs"]])[0]
+    lines = [f"Each attempt of issue 18.2 against the {provider} (`bench/run --attempts`: {ATTEMPT_ROUNDS} interleaved rounds of "
+             f"{ATTEMPT_RUNS} warm sign-ins each, then {ATTEMPT_SOAK} in a row for what they leave behind):", "",
+             f"| attempt | to redirect | to tokens | vs kept | peak PSS MiB | descriptors, before → after {ATTEMPT_SOAK} "
+             f"| `ReceiveQueue` threads, before → after {ATTEMPT_SOAK} |", "|---|---|---|---|---|---|---|"]
+    for name, result in results.items():
+        redirect, tokens = [r for r, _ in result["runs"]], [t for _, t in result["runs"]]
+        lines.append(f"| {name} | {fmt(redirect)} | {fmt(tokens)} | {stats(redirect)[0] / kept:.2f}× | "
+                     f"{result['peak_pss'] / 2**20:.0f} | " + " | ".join(f"{before:.0f} → {after:.0f}" for before, after in result["left"].values()) + " |")
+    return lines
 
 
 # ---- scaling and targets ----------------------------------------------------------------------
@@ -590,6 +649,8 @@ def main():
                         help="measure only the wrong-password figure and replace its table in --output")
     parser.add_argument("--scaling", action="store_true",
                         help="measure only the scaling run (1, 2, 4, 8 at once) and replace its table in --output and docs/scaling.png")
+    parser.add_argument("--attempts", action="store_true",
+                        help="measure only the attempts of issue 18.2 and replace their table in bench/NOTES.md and --output")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="bench-home-")
     if args.only_wrong_password:
@@ -600,6 +661,16 @@ def main():
             provider.stop()
             shutil.rmtree(home, ignore_errors=True)
         replace_section(args.output, "Seconds from start to exit of a cold", "\n\n", lines, after="| settle time |")
+        return
+    if args.attempts:
+        provider = Embedded(args.bin)
+        try:
+            lines = attempt_lines(provider.name, attempts(provider, args.bin, home))
+        finally:
+            provider.stop()
+            shutil.rmtree(home, ignore_errors=True)
+        for path in (os.path.join(ROOT, "bench/NOTES.md"), args.output):  # NOTES.md: a full run rewrites the output from it
+            replace_section(path, "Each attempt of issue 18.2", "\n\n", lines, after="| attempt |")
         return
     if args.scaling:
         scaling = {}

@@ -6,6 +6,9 @@ struct ProcessTree {
     let residentMiB: Double
     /// Open file descriptors of this process.
     let fileDescriptors: Int
+    /// Threads of this process named `ReceiveQueue`: WebKit's IPC receive threads, the ones its
+    /// compositing leak leaves behind (bench/NOTES.md).
+    let receiveQueueThreads: Int
     /// Live WebKit web processes and Xvfb servers below this process.
     let webProcesses: Int
     let xvfbServers: Int
@@ -37,7 +40,11 @@ struct ProcessTree {
             return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
         }
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-        return ProcessTree(residentMiB: Double(kibibytes) / 1024, fileDescriptors: descriptors,
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let receiveQueues = threads.count {
+            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("ReceiveQueue") == true
+        }
+        return ProcessTree(residentMiB: Double(kibibytes) / 1024, fileDescriptors: descriptors, receiveQueueThreads: receiveQueues,
                            webProcesses: tree.count { name[$0]?.hasPrefix("WebKitWebProces") == true },
                            xvfbServers: tree.count { name[$0] == "Xvfb" })
     }

@@ -22,10 +22,21 @@ struct WebAuthBench: AsyncParsableCommand {
     var reportEvery: Int?
     @Flag(help: "Print each timed sign-in's events to stderr, in ms since it started: where the time goes.")
     var timeline = false
+    @Flag(help: "Keep a web view ready for the next sign-in (EngineConfiguration.prewarmsWebViews), as a harness may.")
+    var prewarmViews = false
+    @Option(help: "The private Xvfb's screen, WIDTHxHEIGHT (default: the engine's 1280x1024).")
+    var virtualScreen: String?
 
     func run() async throws {
         let client = OpenIDConnectClient(issuer: issuer, clientID: clientID, redirectURI: try RedirectURI(redirectURI))
         let loginScript = try LoginScript(contentsOfFile: script)
+        var configuration = EngineConfiguration(prewarmsWebViews: prewarmViews)
+        if let virtualScreen {
+            let sides = virtualScreen.split(separator: "x").compactMap { Int($0) }
+            guard sides.count == 2 else { throw ValidationError("--virtual-screen takes WIDTHxHEIGHT, e.g. 800x600") }
+            configuration.virtualScreenSize = (sides[0], sides[1])
+        }
+        try WebAuthEngine.configure(configuration)
         let pool = SignInPool(client: client, width: parallel)
         try await pool.prewarm()
         let scopes = scope.split(separator: " ").map(String.init)
@@ -66,7 +77,8 @@ struct WebAuthBench: AsyncParsableCommand {
         func checkpoint(_ done: Int) {
             let tree = ProcessTree.now()
             checkpoints.append(.object(["sign_ins": .number(Double(done)), "rss_mib": .number(tree.residentMiB),
-                                        "fds": .number(Double(tree.fileDescriptors)), "web_processes": .number(Double(tree.webProcesses)),
+                                        "fds": .number(Double(tree.fileDescriptors)),
+                                        "receive_queues": .number(Double(tree.receiveQueueThreads)), "web_processes": .number(Double(tree.webProcesses)),
                                         "xvfb": .number(Double(tree.xvfbServers))]))
             FileHandle.standardError.write(Data((checkpoints.last!.description + "\n").utf8))
         }
