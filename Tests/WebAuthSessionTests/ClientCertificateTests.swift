@@ -8,7 +8,7 @@ import Testing
 /// ``ClientCertificate`` from the Swift API: files read (and refused) before any use, and
 /// ``SoupHTTPClient`` presenting the certificate to an HTTPS front (`tls_front.py`) that requires
 /// one its CA signed, in front of the development provider.
-@Suite("ClientCertificate and SoupHTTPClient against a server that requires a client certificate", .timeLimit(.minutes(1)))
+@Suite("ClientCertificate and SoupHTTPClient against a server that requires a client certificate", .timeLimit(.minutes(3)))
 struct ClientCertificateTests {
     let password = "p12-\(UUID().uuidString.prefix(8))"
 
