@@ -1,6 +1,5 @@
 import Foundation
 import OpenIDConnect
-import Synchronization
 
 /// A program the tests run, spawned with `posix_spawn` and reaped by a blocking `waitpid` on a
 /// thread of its own: never through Foundation's `Process`.
@@ -27,7 +26,8 @@ public final class ChildProcess: Sendable {
     /// The read end of the pipe the child's standard output or error (or both) write to, when
     /// one of them is ``Stream/pipe``.
     public let output: FileHandle?
-    private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+    /// Not a `Mutex`: see `LockedState` (the reaper thread and the waiting tests contend it).
+    private let state = LockedState<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
     /// Starts `executable` with `arguments` and exactly `environment`; standard input is `/dev/null`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String],

@@ -5,20 +5,21 @@ import Foundation
 /// Why not `Mutex`: on Linux, Swift 6.3's `Mutex` waits in a priority-inheritance futex, and
 /// under contention the kernel hands the lock from one thread to the next with no user-space
 /// atomic in between. ThreadSanitizer cannot see that hand-over and reports races between
-/// critical sections of the same lock. The provider's state is the lock the tests contend
-/// (parallel sign-ins), and ThreadSanitizer follows `pthread_mutex_lock` and `unlock`.
-final class LockedState<Value>: @unchecked Sendable {
+/// critical sections of the same lock; it follows `pthread_mutex_lock` and `unlock`. For state
+/// that threads contend and that the sanitizer runs exercise: the development provider's (parallel
+/// sign-ins) and the test support's child processes (a reaper thread against the waiting tests).
+package final class LockedState<Value>: @unchecked Sendable {
     // @unchecked: `value` is only read or written inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 
     /// A lock around `value`.
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with the value, holding the lock.
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
