@@ -1,6 +1,5 @@
 import Foundation
 import OpenIDConnect
-import Synchronization
 import TestSupport
 
 /// A real HTTP proxy for a test: Debian's tinyproxy with a configuration, a port and a log of its
@@ -10,7 +9,8 @@ final class Tinyproxy: Sendable {
     let port: Int
     private let child: ChildProcess
     private let reservation: PortReservation
-    private let log = Mutex<(text: String, ended: Bool, waiters: [CheckedContinuation<Void, Never>])>(("", false, []))
+    /// Not a `Mutex`: see `LockedState` (the log reader thread and the waiting tests contend it).
+    private let log = LockedState<(text: String, ended: Bool, waiters: [CheckedContinuation<Void, Never>])>(("", false, []))
 
     /// `http://127.0.0.1:PORT`.
     var url: String { "http://127.0.0.1:\(port)" }
