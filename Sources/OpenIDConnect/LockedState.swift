@@ -6,8 +6,7 @@ import Foundation
 /// under contention the kernel hands the lock from one thread to the next with no user-space
 /// atomic in between. ThreadSanitizer cannot see that hand-over and reports races between
 /// critical sections of the same lock; it follows `pthread_mutex_lock` and `unlock`. For state
-/// that threads contend and that the sanitizer runs exercise: the development provider's (parallel
-/// sign-ins) and the test support's child processes (a reaper thread against the waiting tests).
+/// that threads contend in code the sanitizer runs exercise.
 package final class LockedState<Value>: @unchecked Sendable {
     // @unchecked: `value` is only read or written inside `withLock`, under `lock`.
     private let lock = NSLock()
