@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 internal import CWebKitGTK
 
 /// A GLib main context of its own, iterated on a thread of its own, for ``SoupHTTPClient``: the
@@ -15,6 +16,10 @@ final class NetworkThread: Sendable {
     }
 
     private let context: ContextHandle
+    /// The work given to the thread, oldest first. The work travels through this pthread-locked
+    /// queue, not in the source's data: GLib's own lock is a futex ThreadSanitizer cannot see,
+    /// and without a lock it can, it reports the caller's writes and the work's reads as a race.
+    private let pending = LockedState<[@Sendable () -> Void]>([])
 
     private init() {
         let context = ContextHandle(pointer: g_main_context_new()!)
@@ -31,9 +36,11 @@ final class NetworkThread: Sendable {
 
     /// Runs `work` on the network thread, in order with the other work given to it.
     func run(_ work: @escaping @Sendable () -> Void) {
-        cwk_main_context_schedule(context.pointer, { data in
-            RetainedValue<@Sendable () -> Void>.take(data)?()
+        pending.withLock { $0.append(work) }
+        // One source per piece of work; each runs the oldest piece left.
+        cwk_main_context_schedule(context.pointer, { _ in
+            NetworkThread.shared.pending.withLock { $0.removeFirst() }()
             return 0  // G_SOURCE_REMOVE
-        }, RetainedValue.retained(work))
+        }, nil)
     }
 }
