@@ -6,6 +6,14 @@ import Testing
 /// How many times the test's signal handler ran.
 private let interruptions = Atomic<Int>(0)
 
+/// The number of read(2), as the first field of `/proc/<pid>/task/<tid>/syscall` gives it while
+/// a thread is blocked in it.
+#if arch(x86_64)
+private let readSyscallNumber: Substring = "0"
+#elseif arch(arm64)
+private let readSyscallNumber: Substring = "63"
+#endif
+
 @Suite("Reads a signal interrupts", .timeLimit(.minutes(1)))
 struct InterruptibleReadTests {
     @Test("a pipe read that signals keep interrupting is read again until its bytes arrive (availableData would stop the process)")
@@ -19,25 +27,46 @@ struct InterruptibleReadTests {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else { exit(2) }
             let reader = FileHandle(fileDescriptor: ends[0])
-            let result = Mutex<Data?>(nil)
+            let result = Mutex<Data??>(.none)  // .some(nil): the read gave up
             let readerThread = Atomic<UInt>(0)
+            let readerID = Atomic<Int32>(0)
             let thread = Thread {
                 var urgent = sigset_t()  // a thread started from the pool's blocks it, as the pool's threads do
                 sigemptyset(&urgent)
                 sigaddset(&urgent, SIGURG)
                 pthread_sigmask(SIG_UNBLOCK, &urgent, nil)
+                // "/proc/thread-self" links to "<pid>/task/<tid>"; Swift's Glibc has no gettid().
+                let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+                readerID.store(Int32(link.split(separator: "/").last ?? "") ?? 0, ordering: .relaxed)
                 readerThread.store(UInt(pthread_self()), ordering: .releasing)
                 let chunk = reader.readChunkRetryingInterruptions()
-                result.withLock { $0 = chunk }
+                result.withLock { $0 = .some(chunk) }
             }
             thread.start()
             while readerThread.load(ordering: .acquiring) == 0 { sched_yield() }
-            // The reader blocks in read(2) at once; nearly every one of these signals lands in it.
-            while interruptions.load(ordering: .relaxed) < 2000 { pthread_kill(pthread_t(readerThread.load(ordering: .acquiring)), SIGURG) }
+            guard readerID.load(ordering: .relaxed) != 0 else { exit(2) }
+            let syscallFile = "/proc/self/task/\(readerID.load(ordering: .relaxed))/syscall"
+            /// Waits until the reader is blocked in read(2) (its syscall file starts with read's
+            /// number); false if its read returned instead.
+            func readerBlocksInRead() -> Bool {
+                while result.withLock({ $0 }) == nil {
+                    if (try? String(contentsOfFile: syscallFile, encoding: .utf8))?.split(separator: " ").first == readSyscallNumber { return true }
+                    sched_yield()
+                }
+                return false
+            }
+            // Each signal lands while the reader is blocked in read(2), so each read returns EINTR:
+            // a reader that gives up on EINTR ends at the first with nil.
+            for sent in 1...20 {
+                guard readerBlocksInRead() else { exit(1) }
+                pthread_kill(pthread_t(readerThread.load(ordering: .acquiring)), SIGURG)
+                while interruptions.load(ordering: .relaxed) < sent { sched_yield() }
+            }
+            guard readerBlocksInRead() else { exit(1) }
             _ = write(ends[1], "done", 4)
             close(ends[1])
             while result.withLock({ $0 }) == nil { sched_yield() }
-            exit(result.withLock { $0 } == Data("done".utf8) ? 0 : 1)
+            exit(result.withLock { $0 } == .some(Data("done".utf8)) ? 0 : 1)
         }
     }
 
