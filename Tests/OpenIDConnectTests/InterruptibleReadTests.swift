@@ -44,8 +44,9 @@ struct InterruptibleReadTests {
             }
             thread.start()
             while readerThread.load(ordering: .acquiring) == 0 { sched_yield() }
-            guard readerID.load(ordering: .relaxed) != 0 else { exit(2) }
-            let syscallFile = "/proc/self/task/\(readerID.load(ordering: .relaxed))/syscall"
+            let (threadToSignal, readerTask) = (pthread_t(readerThread.load(ordering: .acquiring)), readerID.load(ordering: .relaxed))
+            guard readerTask != 0 else { exit(2) }
+            let syscallFile = "/proc/self/task/\(readerTask)/syscall"
             /// Waits until the reader is blocked in read(2) (its syscall file starts with read's
             /// number); false if its read returned instead.
             func readerBlocksInRead() -> Bool {
@@ -59,7 +60,7 @@ struct InterruptibleReadTests {
             // a reader that gives up on EINTR ends at the first with nil.
             for sent in 1...20 {
                 guard readerBlocksInRead() else { exit(1) }
-                pthread_kill(pthread_t(readerThread.load(ordering: .acquiring)), SIGURG)
+                pthread_kill(threadToSignal, SIGURG)
                 while interruptions.load(ordering: .relaxed) < sent { sched_yield() }
             }
             guard readerBlocksInRead() else { exit(1) }

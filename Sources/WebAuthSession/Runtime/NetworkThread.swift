@@ -16,9 +16,9 @@ final class NetworkThread: Sendable {
     }
 
     private let context: ContextHandle
-    /// The work given to the thread, oldest first. The work travels through this pthread-locked
-    /// queue, not in the source's data: GLib's own lock is a futex ThreadSanitizer cannot see,
-    /// and without a lock it can, it reports the caller's writes and the work's reads as a race.
+    /// The work given to the thread, oldest first. It travels through this pthread-locked queue,
+    /// not in the source's data: GLib's own lock is a futex ThreadSanitizer cannot see, so
+    /// through GLib alone it reports the caller's writes and the work's reads as a race.
     private let pending = LockedState<[@Sendable () -> Void]>([])
 
     private init() {
