@@ -143,10 +143,15 @@ public actor AuthStateManager {
     /// Treats the access token as expired and saves that, keeping the refresh token: the next
     /// ``freshAccessToken()`` refreshes (a credential helper's "this token was refused"). With a
     /// shared store, under its lock and on the stored state, so another process's refresh is kept.
-    public func expireAccessToken() async throws(AuthStateError) {
-        guard let shared else { return try await commit(state.expiringAccessToken()) }
+    /// - Parameter failed: the token a caller says was refused (git's `erase` gives it): the
+    ///   access token expires only if it is that one, so nobody can drop another's credential.
+    public func expireAccessToken(ifItIs failed: String? = nil) async throws(AuthStateError) {
+        guard let shared else {
+            if let failed, state.accessToken != failed { return }
+            return try await commit(state.expiringAccessToken())
+        }
         do {
-            try await shared.withExclusiveLock { try await self.expireUnderLock(shared) }
+            try await shared.withExclusiveLock { try await self.expireUnderLock(shared, ifItIs: failed) }
         } catch let error as AuthStateError {
             throw error
         } catch {
@@ -155,8 +160,9 @@ public actor AuthStateManager {
     }
 
     /// Expires the stored state's access token (another process may have refreshed since this one read it).
-    private func expireUnderLock(_ store: any SharedAuthStateStore) async throws(AuthStateError) {
+    private func expireUnderLock(_ store: any SharedAuthStateStore, ifItIs failed: String?) async throws(AuthStateError) {
         do { if let stored = try await store.load() { state = stored } } catch { throw .saveFailed(String(describing: error)) }
+        if let failed, state.accessToken != failed { return }
         try await commit(state.expiringAccessToken())
     }
 

@@ -136,6 +136,20 @@ struct AuthStateTests {
         #expect(try await manager.freshAccessToken() == token && provider.refreshCount == 1)
     }
 
+    @Test("expireAccessToken(ifItIs:) expires only the token named (git's erase): another password changes nothing")
+    func expireOnlyTheFailedToken() async throws {
+        let provider = try await provider(lifetime: 3600)
+        let state = try await signIn(provider)
+        let log = SaveLog()
+        let manager = AuthStateManager(state: state) { log.save($0) }
+        try await manager.expireAccessToken(ifItIs: "not-the-token")
+        try await manager.expireAccessToken(ifItIs: "")
+        let kept = await manager.state
+        #expect(log.last == nil && kept.isAccessTokenFresh(tolerance: .zero), "nothing expired, nothing saved")
+        try await manager.expireAccessToken(ifItIs: state.accessToken)
+        #expect(log.last?.isAccessTokenFresh(tolerance: .zero) == false)
+    }
+
     @Test("with a shared store, expireAccessToken expires what the store holds: another process's rotated refresh token is kept")
     func expireAccessTokenKeepsAnotherRefresh() async throws {
         let provider = try await provider(lifetime: 3600)
