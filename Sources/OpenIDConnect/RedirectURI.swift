@@ -129,9 +129,14 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
     /// normalised; path, query and fragment aside. A navigation there that does not
     /// ``matches(_:)`` is a near miss: it must not load. (With ``PortMatching/anyPort`` only the
     /// registered port counts: the other ports of a loopback host belong to other programs.)
+    /// A loopback redirect URI's aliases are its own host: with `http://127.0.0.1:PORT/cb`,
+    /// `http://localhost:PORT/…` and `http://[::1]:PORT/…` (the same listener's port) are near misses too.
     package func sharesOrigin(with candidate: String) -> Bool {
         guard let other = try? URINormalization.parts(of: candidate) else { return false }
-        return other.scheme == parts.scheme && other.host == parts.host && other.effectivePort == parts.effectivePort
+        guard other.scheme == parts.scheme, other.effectivePort == parts.effectivePort else { return false }
+        if other.host == parts.host { return true }
+        guard kind == .loopback, let host = other.host else { return false }
+        return URINormalization.isLoopback(host: host)
     }
 
     private func matchesOrigin(_ other: URINormalization.Parts) -> Bool {

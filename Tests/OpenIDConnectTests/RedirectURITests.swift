@@ -140,3 +140,23 @@ struct RedirectURITests {
         #expect(!uri.matches("http://localhost:49152/cb"))
     }
 }
+
+@Suite("A loopback redirect URI's aliases")
+struct LoopbackAliasTests {
+    @Test("with http://127.0.0.1:PORT/cb registered, localhost and [::1] on that port are near misses; other ports are not",
+          arguments: ["http://localhost:8765/cb?code=x", "http://[::1]:8765/cb", "http://127.0.0.2:8765/", "http://LOCALHOST:8765/other"])
+    func aliases(candidate: String) throws {
+        let uri = try RedirectURI("http://127.0.0.1:8765/cb")
+        #expect(!uri.matches(candidate))
+        #expect(uri.sharesOrigin(with: candidate))
+    }
+
+    @Test("other ports and hosts, and a custom scheme's URI, are not the redirect URI's origin")
+    func notAliases() throws {
+        let uri = try RedirectURI("http://127.0.0.1:8765/cb")
+        #expect(!uri.sharesOrigin(with: "http://localhost:8766/cb"))
+        #expect(!uri.sharesOrigin(with: "https://localhost:8765/cb"))
+        #expect(!uri.sharesOrigin(with: "http://example.com:8765/cb"))
+        #expect(!(try RedirectURI("https://app.example.com/cb")).sharesOrigin(with: "https://localhost/cb"))
+    }
+}
