@@ -360,4 +360,16 @@ static inline void cwk_tls_stream_set_certificate(GIOStream *stream, GTlsCertifi
     if (G_IS_TLS_CONNECTION(stream)) g_tls_connection_set_certificate(G_TLS_CONNECTION(stream), certificate);
 }
 
+/** The scheme ("http", "https") of the server asking for authentication, copied into `buffer`
+ *  (empty when WebKit gives none): the request's security origin is a boxed type whose reference
+ *  this releases at once, so no Swift code holds it. */
+static inline void cwk_authentication_request_scheme(WebKitAuthenticationRequest *request, char *buffer, size_t size) {
+    buffer[0] = 0;
+    WebKitSecurityOrigin *origin = webkit_authentication_request_get_security_origin(request);
+    if (!origin) return;
+    const char *scheme = webkit_security_origin_get_protocol(origin);
+    if (scheme) g_strlcpy(buffer, scheme, size);
+    webkit_security_origin_unref(origin);
+}
+
 #endif /* CWEBKITGTK_H */

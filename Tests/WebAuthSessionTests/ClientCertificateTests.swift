@@ -82,5 +82,24 @@ extension EngineTests {
                 try await TestEngine.session(start, redirectURI: "com.example:/cb", options: options).start()
             }
         }
+
+        /// Issue 27.2: the certificate went to any host that asked for one.
+        @Test("the certificate goes only to the sign-in's host and secretHosts: another host that asks ends the session with secretRefused")
+        func onlyToItsHosts() async throws {
+            let site = try await TestSite.start()
+            let page = site.serve(.redirect(to: "com.example:/cb?reached=yes"))
+            let front = try await PythonFixtureServer(script: "tls_front", arguments: [String(site.server.baseURL.port!), "--require-client-certificate", "pw"])
+            let start = site.page(body: "<script>location.href = \(js("https://localhost:\(front.port)\(page.path)"))</script>")
+            var options = TestEngine.options()
+            options.caFile = try TrustedCAFile(path: front.workdir.appendingPathComponent("ca.pem").path)
+            options.clientCertificate = try ClientCertificate(file: front.workdir.appendingPathComponent("client.pem").path)
+            let refusal = SecretRefusal(secret: .clientCertificate, recipient: .site(scheme: "https", host: "localhost", port: front.port),
+                                        reason: .hostNotAllowed(allowed: ["127.0.0.1"]))
+            await #expect(throws: WebAuthenticationError.secretRefused(refusal)) {
+                try await TestEngine.session(start, redirectURI: "com.example:/cb", options: options).start()
+            }
+            options.secretHosts = ["localhost"]
+            #expect(try await TestEngine.session(start, redirectURI: "com.example:/cb", options: options).start()["reached"] == "yes")
+        }
     }
 }

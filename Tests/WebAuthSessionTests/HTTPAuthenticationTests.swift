@@ -32,6 +32,29 @@ extension EngineTests {
             #expect(callback["reached"] == scheme)
         }
 
+        /// Issue 27.2: the password went to any host that answered 401.
+        @Test("the password goes only to the sign-in's host and the script's secret_hosts: another host's 401 ends the session with secretRefused")
+        func otherHost() async throws {
+            let server = try await PythonFixtureServer(script: "http_auth_server")
+            let site = try await TestSite.start()
+            let elsewhere = server.url("/basic").absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            let start = site.page(body: "<script>location.href = \(js(elsewhere))</script>")
+            let port = try #require(URL(string: elsewhere)?.port)
+            let refused = try TestEngine.session(start, redirectURI: "com.example:/cb")
+            let refusal = SecretRefusal(secret: .httpAuthenticationPassword(realm: "Basic area"), recipient: .site(scheme: "http", host: "localhost", port: port),
+                                        reason: .hostNotAllowed(allowed: ["127.0.0.1"]))
+            await #expect(throws: WebAuthenticationError.secretRefused(refusal)) {
+                try await Self.signIn(refused, credentials: Self.alice)
+            }
+            let session = try TestEngine.session(start, redirectURI: "com.example:/cb")
+            let script = Task {
+                try await LoginScript([], secretHosts: ["localhost"], settleTimeout: nil, httpAuthentication: Self.alice)
+                    .run(in: session, environment: ["SITE_PASSWORD": "s3cret-pw"])
+            }
+            defer { script.cancel() }
+            #expect(try await session.start()["reached"] == "basic")
+        }
+
         @Test("a wrong password is httpAuthenticationFailed, not a second try", arguments: ["basic", "digest"])
         func wrongPassword(scheme: String) async throws {
             let server = try await PythonFixtureServer(script: "http_auth_server")

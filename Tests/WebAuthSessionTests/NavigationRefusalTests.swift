@@ -44,7 +44,7 @@ extension EngineTests {
 
         /// On the old rule a loopback near miss was an ordinary page: it loaded, and the code
         /// in its query reached whatever listened on the redirect URI's port.
-        @Test("a near miss on a loopback redirect URI's own host and port never reaches the network")
+        @Test("a near miss on a loopback redirect URI's own host and port, or its aliases localhost and [::1], never reaches the network")
         func loopbackNearMiss() async throws {
             let site = try await TestSite.start()
             let sink = try await TestSite.start()
@@ -54,7 +54,9 @@ extension EngineTests {
             let run = Task { try await session.start() }
             #expect(await recorder.firstLoadFinished() != nil)
             var seen = await recorder.decisionCount
-            for nearMiss in [sink.url("/cbx?code=1"), sink.url("/?code=2"), sink.url("/cb/more?code=3")] {
+            // The listener's aliases (issue 27.11): localhost and [::1] on its port are its own host, not foreign pages.
+            let aliases = ["localhost", "[::1]"].map { sink.url("/cb?code=1").replacingOccurrences(of: "127.0.0.1", with: $0) }
+            for nearMiss in [sink.url("/cbx?code=1"), sink.url("/?code=2"), sink.url("/cb/more?code=3")] + aliases {
                 try await session.evaluateJavaScript("location.href = \(js(nearMiss)); null")
                 let decision = try #require(await recorder.decision(after: seen))
                 seen += 1

@@ -34,7 +34,7 @@ extension EngineTests {
                 Issue.record("the secret was typed into another host's page")
             } catch {
                 #expect(error.stepNumber == 3)
-                #expect(error.reason.contains("localhost is not the provider's host"), "\(error.reason)")
+                #expect(error.reason.contains("to http://localhost:") && error.reason.contains("it is not the provider's host"), "\(error.reason)")
                 #expect(!error.description.contains("canary-value-7f3e"))
             }
             #expect(try await session.evaluateJavaScript("document.getElementById('secret').value") == .string(""))

@@ -306,7 +306,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         case .literal, .outbox, .totp, .variable: return nil
         }
         guard let password = try? await source.resolve(environment: environment, http: http) else { return nil }
-        return HTTPCredential(user: httpAuthentication.username, password: password)
+        return HTTPCredential(user: httpAuthentication.username, password: password, secretHosts: secretHosts)
     }
 
     /// JavaScript that runs `body` with `element` bound to the first match of `selector`.

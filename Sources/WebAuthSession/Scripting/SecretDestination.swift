@@ -6,25 +6,21 @@ import OpenIDConnect
 /// loopback host. A phishing page the provider's login redirects to, or a page downgraded to
 /// plain `http`, gets nothing.
 struct SecretDestination: Sendable, Hashable {
+    /// The rule, as for every other secret: ``SecretGate`` with the page hosts below.
+    let gate: SecretGate
     /// The lower-case host names secrets may go to.
-    let hosts: Set<String>
+    var hosts: Set<String> { gate.pageHosts }
 
     /// The host of `providerURL` (the authorization request the session started with) and the
     /// script's own allowlist.
     init(providerURL: URL, allowlist: Set<String>) {
-        hosts = Set(([providerURL.host].compactMap { $0 } + allowlist).map { Self.bare($0.lowercased()) })
+        gate = SecretGate(providerURL: providerURL, secretHosts: allowlist)
     }
 
     /// Why a page at `url` may not receive a secret, or `nil` when it may.
     func refusal(for url: String?) -> String? {
-        guard let url, let components = URLComponents(string: url), let host = components.host?.lowercased() else {
-            return "the page has no address"
-        }
-        let secure = components.scheme == "https" || (components.scheme == "http" && URINormalization.isLoopback(host: host))
-        if !secure { return "\(Self.bare(host)) is not served over https" }
-        if !hosts.contains(Self.bare(host)) {
-            return "\(Self.bare(host)) is not the provider's host (\(hosts.sorted().joined(separator: ", "))); list it in the script's secret_hosts if it should be"
-        }
+        guard let url, let site = SecretRecipient.site(of: url) else { return "the page has no address" }
+        do { try gate.check(.typedValue, to: site) } catch { return "\(error)" }
         return nil
     }
 
@@ -39,10 +35,5 @@ struct SecretDestination: Sendable, Hashable {
             throw new Error('refusing to type a secret into ' + location.origin);
         }
         """
-    }
-
-    /// An IPv6 literal without its brackets, as `location.hostname` and Foundation disagree on them.
-    private static func bare(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }

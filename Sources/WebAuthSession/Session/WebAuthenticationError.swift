@@ -84,6 +84,10 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// `host` asked for the client certificate, whose PKCS#11 token (`certificate`) needs a PIN,
     /// and none was given (`pinGiven` false) or the token refused it: give the right one.
     case clientCertificatePINRefused(host: String, certificate: String, pinGiven: Bool)
+    /// A site asked for one of the session's secrets (an HTTP-authentication password, the client
+    /// certificate) that `SecretGate` does not let go there: a host that is not the provider's
+    /// nor in ``WebAuthenticationOptions/secretHosts``, or plain `http`. Nothing was sent.
+    case secretRefused(SecretRefusal)
 
     /// The person ended the sign-in (closed the window), as opposed to a failure.
     public var isUserCancellation: Bool { self == .closedByUser }
@@ -128,6 +132,7 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
                 + "visitor for: set allowsHTTPAuthentication to show WebKit's dialog"
         case .clientCertificateRequested(let host):
             "\(host) asks for a client certificate (mutual TLS), and none was given: configure one (webauth: --client-certificate)"
+        case .secretRefused(let refusal): "\(refusal)"
         case .clientCertificatePINRefused(let host, let certificate, let given):
             given ? "the token of the client certificate \(certificate) refused the PIN (\(host) asked for the certificate)"
                 : "the token of the client certificate \(certificate) needs a PIN (\(host) asked for the certificate), and none was given"

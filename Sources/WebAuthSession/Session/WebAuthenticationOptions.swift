@@ -56,9 +56,15 @@ public struct WebAuthenticationOptions: Sendable {
     public var caFile: TrustedCAFile?
     /// The certificate the page presents to a server that asks for one in the TLS handshake
     /// (mutual TLS, a smart card; give ``SoupHTTPClient`` the same one for the token request).
-    /// With none, a server that asks ends the session with ``WebAuthenticationError/clientCertificateRequested(host:)``.
-    /// Default: none.
+    /// With none, a server that asks ends the session with ``WebAuthenticationError/clientCertificateRequested(host:)``;
+    /// it goes only to the hosts ``secretHosts`` allows. Default: none.
     public var clientCertificate: ClientCertificate?
+    /// Hosts beside the start URL's that may receive the session's secrets: the
+    /// ``clientCertificate``, a login script's `http_auth` password and typed values (a login
+    /// script adds its own `secret_hosts`). Any other host that asks, or one that asks over plain
+    /// `http` (but a loopback host), ends the session with ``WebAuthenticationError/secretRefused(_:)``,
+    /// as `SecretGate` decides. Default: none.
+    public var secretHosts: Set<String> = []
     /// What a ``Presentation/kiosk(allowedHosts:idleTimeout:)`` page shows around it (bar, idle
     /// warning, touch keyboard) and how it looks; other presentations ignore it. Default: all shown.
     public var kiosk = KioskAppearance()

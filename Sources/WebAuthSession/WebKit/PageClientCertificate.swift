@@ -1,15 +1,20 @@
+import Foundation
+import OpenIDConnect
 internal import CWebKitGTK
 
 /// How a page answers a server's request for a client certificate in the TLS handshake (mutual
 /// TLS), and its PKCS#11 token's request for a PIN: with ``WebAuthenticationOptions/clientCertificate``
 /// and its PIN (each new connection asks again); with none, or a PIN asked again as a retry (the token
-/// refused it), the session fails.
+/// refused it), the session fails. It goes only where ``SecretGate`` lets it: the sign-in's
+/// host and ``WebAuthenticationOptions/secretHosts``.
 @WebKitActor
 struct PageClientCertificate {
     private let certificate: ClientCertificate?
+    private let gate: SecretGate
 
-    init(options: WebAuthenticationOptions) {
+    init(startURL: URL, options: WebAuthenticationOptions) {
         certificate = options.clientCertificate
+        gate = SecretGate(providerURL: startURL, secretHosts: options.secretHosts)
     }
 
     /// Whether `request` asks for a client certificate or its PIN (the others are HTTP authentication).
@@ -24,6 +29,10 @@ struct PageClientCertificate {
         guard let certificate else {
             webkit_authentication_request_cancel(request)
             return .clientCertificateRequested(host: host)
+        }
+        do { try gate.check(.clientCertificate, to: AuthenticationRequestSite.of(request)) } catch {
+            webkit_authentication_request_cancel(request)
+            return .secretRefused(error)
         }
         let credential: OpaquePointer
         if webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_REQUESTED {

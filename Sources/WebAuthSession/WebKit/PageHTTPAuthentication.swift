@@ -1,8 +1,12 @@
+import Foundation
+import OpenIDConnect
 internal import CWebKitGTK
 
 /// How a page answers a server's own request for HTTP authentication (`401`, Basic or Digest):
-/// a login script's credentials answer it once per realm; a headless page with none fails; a
-/// window shows WebKit's own credentials dialog; a kiosk refuses unless its options allow it.
+/// a login script's credentials answer it once per realm, and only where ``SecretGate`` lets
+/// the password go (the sign-in's host or `secret_hosts`, over https or to a loopback host); a
+/// headless page with none fails; a window shows WebKit's own credentials dialog; a kiosk
+/// refuses unless its options allow it.
 @WebKitActor
 struct PageHTTPAuthentication {
     /// What a request gets, decided by ``handle(_:)``.
@@ -21,6 +25,9 @@ struct PageHTTPAuthentication {
     }
 
     private let presentation: WebAuthenticationOptions.Presentation
+    /// The sign-in's own host and ``WebAuthenticationOptions/secretHosts``.
+    private let startURL: URL
+    private let secretHosts: Set<String>
     private let allowsDialog: Bool
     private var answer = Answer.undecided
     /// `host:port realm` of each realm answered, so a second request for one is a refusal.
@@ -28,7 +35,9 @@ struct PageHTTPAuthentication {
     /// A headless page's requests that came before the login script said what answers them.
     private var waiting: [GObjectReference<UnsafeMutablePointer<WebKitAuthenticationRequest>>] = []
 
-    init(options: WebAuthenticationOptions) {
+    init(startURL: URL, options: WebAuthenticationOptions) {
+        self.startURL = startURL
+        secretHosts = options.secretHosts
         presentation = options.presentation
         allowsDialog = options.allowsHTTPAuthentication
     }
@@ -58,6 +67,11 @@ struct PageHTTPAuthentication {
             guard webkit_authentication_request_is_retry(request) == 0, answeredRealms.insert(key).inserted else {
                 webkit_authentication_request_cancel(request)
                 return .failed(.httpAuthenticationFailed(host: host, realm: realm))
+            }
+            let gate = SecretGate(providerURL: startURL, secretHosts: secretHosts.union(credential.secretHosts))
+            do { try gate.check(.httpAuthenticationPassword(realm: realm), to: AuthenticationRequestSite.of(request)) } catch {
+                webkit_authentication_request_cancel(request)
+                return .failed(.secretRefused(error))
             }
             let webKitCredential = webkit_credential_new(credential.user, credential.password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
             webkit_authentication_request_authenticate(request, webKitCredential)

@@ -52,8 +52,8 @@ final class SignInPage {
         var idleLimit: Duration?
         if case .kiosk(_, let limit) = options.presentation { idleLimit = limit }
         self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers, idleLimit: idleLimit)
-        self.httpAuthentication = PageHTTPAuthentication(options: options)
-        self.clientCertificate = PageClientCertificate(options: options)
+        self.httpAuthentication = PageHTTPAuthentication(startURL: startURL, options: options)
+        self.clientCertificate = PageClientCertificate(startURL: startURL, options: options)
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome

@@ -30,7 +30,7 @@ subprocess.run(["openssl", "req", "-x509", *ec, "-keyout", path("ca-key.pem"), "
                 "-addext", "keyUsage=critical,keyCertSign"], **quiet)
 subprocess.run(["openssl", "req", *ec, "-keyout", path("key.pem"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"], **quiet)
 with open(path("server.ext"), "w") as extensions:
-    extensions.write("subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
+    extensions.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
 subprocess.run(["openssl", "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca-key.pem"),
                 "-CAcreateserial", "-out", path("cert.pem"), "-days", "1", "-extfile", path("server.ext")], **quiet)
 if p12_password is not None:
