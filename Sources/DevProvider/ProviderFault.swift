@@ -44,4 +44,7 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// Every DPoP proof is answered `use_dpop_nonce` with a new nonce, as a server whose nonces
     /// never settle: the client must give up after one retry.
     case dpopNonceLoop = "dpop-nonce-loop"
+    /// Access tokens end in a line of their own (`\nquit=1`), as a hostile provider's would, to
+    /// inject attributes into a line protocol (git's credential helpers) that prints them.
+    case injectingAccessToken = "injecting-access-token"
 }

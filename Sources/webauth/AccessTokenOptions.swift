@@ -36,7 +36,7 @@ struct AccessTokenOptions: ParsableArguments {
 
     /// The saved sign-in, its requests on the route of the default configuration file, else the environment.
     func savedSignIn() async throws(CommandFailure) -> SavedSignIn {
-        let network = try NetworkSettings.unflagged(config: nil, environment: ProcessInfo.processInfo.environment)
+        let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
         return try await SavedSignIn(profile: profile, secret: secret, network: network)
     }
 
@@ -45,13 +45,17 @@ struct AccessTokenOptions: ParsableArguments {
         try await savedSignIn().manager()
     }
 
-    /// A fresh access token for ``target``, valid for ``minimumValidity`` more.
-    func freshAccessToken() async throws(CommandFailure) -> AccessToken {
+    /// A fresh access token for ``target``, valid for ``minimumValidity`` more, checked by
+    /// ``TokenRelease`` before it goes to `recipient`.
+    func freshAccessToken(for recipient: SecretRecipient) async throws(CommandFailure) -> AccessToken {
         let manager = try await manager()
+        let token: AccessToken
         do throws(AuthStateError) {
-            return try await manager.freshAccessToken(minimumValidity: minimumValidity, scopes: target.scopes, resources: target.resources)
+            token = try await manager.freshAccessToken(minimumValidity: minimumValidity, scopes: target.scopes, resources: target.resources)
         } catch {
             throw CommandFailure(error)
         }
+        try TokenRelease.check(token.token, profile: profile.name, to: recipient)
+        return token
     }
 }

@@ -69,6 +69,7 @@ struct Batch: AsyncParsableCommand {
                 entries = batch.shard(chosen.index, of: chosen.count)
             }
             try Self.check(entries, against: script)
+            CommandEnvironment.withholdSecrets(batch.entries.flatMap { $0.values.values.flatMap(\.environmentVariableNames) })
             let directory = out.map { URL(fileURLWithPath: $0) }
             if let directory {
                 do { try PrivateFile.makeDirectory(directory) } catch { throw CommandFailure(.localFailure, "cannot create --out \(error)") }
@@ -76,7 +77,7 @@ struct Batch: AsyncParsableCommand {
             let http = settings.network.http(timeout: .seconds(timeout))
             try settings.network.prepareEngine(websiteData: SignInPool.defaultOptions.websiteData)
             let pool = SignInPool(client: settings.client(http: http),
-                                  width: parallel, options: sessionOptions(settings))
+                                  width: parallel, options: sessionOptions(settings, script: script))
             if !entries.isEmpty {
                 do throws(WebAuthenticationError) { try await pool.prewarm() } catch { throw CommandFailure(SignInError.session(error)) }
             }
@@ -109,9 +110,10 @@ struct Batch: AsyncParsableCommand {
     }
 
     /// Headless, ephemeral sessions of `--timeout` each, with the client's languages, proxy and authorities.
-    private func sessionOptions(_ settings: ClientSettings) -> WebAuthenticationOptions {
+    private func sessionOptions(_ settings: ClientSettings, script: LoginScript) -> WebAuthenticationOptions {
         var options = SignInPool.defaultOptions
         options.timeout = .seconds(timeout)
+        options.secretHosts = script.secretHosts  // the client certificate may go there too
         return settings.network.applied(to: options)
     }
 

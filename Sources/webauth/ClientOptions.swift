@@ -45,7 +45,7 @@ struct ClientOptions: ParsableArguments {
     var dpop = false
 
     /// The settings these options and the configuration file give.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ClientSettings {
+    func resolve(environment: [String: String] = CommandEnvironment.original) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(path: $0) }
         let fromFile = { (key: String) throws -> String? in try file?.string(key) }
         guard let clientID = try clientID ?? fromFile("client_id") else {

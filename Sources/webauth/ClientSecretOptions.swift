@@ -26,7 +26,7 @@ struct ClientSecretOptions: ParsableArguments {
 
     /// The client's authentication: the private key these options or `file` name, else the
     /// secret (the flag, else the environment, else the file, else `fallback`), else none.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
+    func resolve(environment: [String: String] = CommandEnvironment.original,
                  fallback: String? = nil, file: ConfigurationFile? = nil) throws(CommandFailure) -> ClientAuthentication {
         if let key = try privateKey(file: file, environment: environment) { return .privateKeyJWT(key) }
         return (try given(environment) ?? fallback).map { .clientSecretBasic(secret: $0) } ?? .none
@@ -64,7 +64,7 @@ struct ClientSecretOptions: ParsableArguments {
     /// Where the secret ``resolve(environment:fallback:)`` takes is kept, when a later run can
     /// find it there again: `$WEBAUTH_CLIENT_SECRET` or the file (by absolute path). `nil` for a
     /// secret on the command line or in the configuration file: only the value was given.
-    func reference(environment: [String: String] = ProcessInfo.processInfo.environment) -> SavedClient.SecretReference? {
+    func reference(environment: [String: String] = CommandEnvironment.original) -> SavedClient.SecretReference? {
         guard clientSecret == nil else { return nil }
         if environment["WEBAUTH_CLIENT_SECRET"] != nil { return .environment("WEBAUTH_CLIENT_SECRET") }
         return clientSecretFile.map { .file(URL(fileURLWithPath: $0).standardizedFileURL.path) }
@@ -73,7 +73,7 @@ struct ClientSecretOptions: ParsableArguments {
     /// How a saved sign-in's client authenticates: with the secret these options give, else the
     /// one its saved reference points to, in the saved method.
     /// - Throws: ``CommandFailure`` (usage) when the client needs a secret that cannot be found.
-    func resolve(for client: SavedClient?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) -> ClientAuthentication {
+    func resolve(for client: SavedClient?, environment: [String: String] = CommandEnvironment.original) throws(CommandFailure) -> ClientAuthentication {
         let method = client?.authenticationMethod ?? .clientSecretBasic
         if method == .privateKeyJWT {
             guard var key = try privateKey(file: nil, environment: environment) ?? client?.privateKey else {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import OpenIDConnect
 
-/// What `git-credential` and `docker-credential` share: where `credential_hosts` is, and the
-/// saved sign-in that answers for a host.
+/// What `git-credential` and `docker-credential` share: where `credential_hosts` is, the gate it
+/// makes, and the saved sign-in that answers for a site.
 struct CredentialHelperOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The configuration file with credential_hosts, proxy, no_proxy and ca_file (default: $XDG_CONFIG_HOME/webauth/config.json).",
                                valueName: "file"))
@@ -12,24 +12,61 @@ struct CredentialHelperOptions: ParsableArguments {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
 
-    /// The `credential_hosts` of the configuration file.
-    func hosts() throws(CommandFailure) -> CredentialHosts {
-        try CredentialHosts(config: config)
+    /// The gate for access tokens: the `credential_hosts` of the configuration file (none: no site gets one).
+    /// - Throws: ``CommandFailure`` (usage): the file cannot be read, or a key is not a site a token may go to.
+    func gate() throws(CommandFailure) -> SecretGate {
+        let file = try ConfigurationFile.chosen(config, environment: CommandEnvironment.original)
+        do { return SecretGate(credentialHosts: try CredentialHostMap(try file?.parameters("credential_hosts") ?? [:])) } catch let error as CredentialHostMap.EntryError {
+            throw CommandFailure(.usage, "credential_hosts in \(file?.path ?? "the configuration file"): \(error)")
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(.usage, "\(error)")
+        }
     }
 
-    /// The saved sign-in that serves `host` (as `hosts` maps it), opened for use; nil when the
-    /// host is not this helper's.
-    func manager(for host: String, in hosts: CredentialHosts) async throws(CommandFailure) -> AuthStateManager? {
-        guard let name = hosts.profile(for: host, only: profile.profile, fallback: profile.name) else { return nil }
-        let network = try NetworkSettings.unflagged(config: config, environment: ProcessInfo.processInfo.environment)
+    /// The profile whose token `site` may have, as `gate` says (and only `--profile` when given);
+    /// `nil` when none. When no site could ever get one (nothing is mapped) or the site is not
+    /// private (plain http to another host), `helper` says why in one line on stderr.
+    func profile(for site: SecretRecipient, in gate: SecretGate, helper: String) -> String? {
+        do { return try gate.tokenProfile(for: site, only: profile.profile) } catch {
+            switch error.reason {
+            case .noCredentialHosts:
+                let file = config ?? ConfigurationFile.defaultPath(CommandEnvironment.original)
+                Self.say("\(helper): no credential for \(site): no host is mapped to a profile; if this host should get your token, "
+                    + "add \"credential_hosts\": {\"\(site.hostAndPort)\": \"\(profile.name)\"} to \(file)")
+            case .notPrivate:
+                Self.say("\(helper): \(error)")
+            default:
+                break  // another helper's host: git and Docker ask the next one
+            }
+            return nil
+        }
+    }
+
+    /// The saved sign-in of `name`, opened for use.
+    func manager(profile name: String) async throws(CommandFailure) -> AuthStateManager {
+        let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
         return try await SavedSignIn(profile: profile.named(name), secret: secret, network: network).manager()
     }
 
-    /// Answers `erase` (the access token expires, the refresh token stays) or `get` (`answer` gets a fresh access token).
-    static func serve(erase: Bool, with manager: AuthStateManager, answer: (String) -> Void) async throws(CommandFailure) {
-        do throws(AuthStateError) {
-            if erase { return try await manager.expireAccessToken() }
-            answer(try await manager.freshAccessToken())
-        } catch { throw CommandFailure(error) }
+    /// Answers `get`: a fresh access token of `name` for `site`, checked by ``TokenRelease``.
+    func token(of name: String, for site: SecretRecipient) async throws(CommandFailure) -> String {
+        let manager = try await manager(profile: name)
+        let token: String
+        do throws(AuthStateError) { token = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
+        try TokenRelease.check(token, profile: name, to: site)
+        return token
+    }
+
+    /// Answers `erase`: the access token of `name` expires (the refresh token stays), and with
+    /// `failed`, only if it is that token.
+    func erase(_ name: String, failed: String?) async throws(CommandFailure) {
+        let manager = try await manager(profile: name)
+        do throws(AuthStateError) { try await manager.expireAccessToken(ifItIs: failed) } catch { throw CommandFailure(error) }
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -17,11 +17,13 @@ struct DockerCredential: AsyncParsableCommand {
         abstract: "A Docker credential helper (run as docker-credential-webauth): the access token as a registry's password.",
         discussion: """
             In ~/.docker/config.json: "credHelpers": {"registry.example.com": "webauth"}, with \
-            docker-credential-webauth on PATH (a symlink to webauth; scripts/install makes it). get reads the \
-            server URL on stdin and prints {"ServerURL", "Username": "oauth2", "Secret": the access token}; \
-            list prints the hosts credential_hosts maps ({"host": "oauth2"}); erase drops the cached access token; \
-            store is refused (the token is webauth's: run webauth login). A host that credential_hosts does not \
-            map gets "\(notFound)" and exit 1. Pairs with git-credential and kubernetes-credential.
+            docker-credential-webauth on PATH (a symlink to webauth; scripts/install makes it), and the registry \
+            mapped in the configuration file: {"credential_hosts": {"registry.example.com": "default"}}. get reads the \
+            server URL on stdin and prints {"ServerURL", "Username": "oauth2", "Secret": the access token}, only for \
+            a mapped registry over https (http only for a loopback host whose key says http://); list prints exactly \
+            the registries get serves ({"host": "oauth2"}); erase drops the cached access token; store is refused \
+            (the token is webauth's: run webauth login); version prints webauth's version. A registry that \
+            credential_hosts does not map gets "\(notFound)" and exit 1. Pairs with git-credential and kubernetes-credential.
             """)
 
     /// What Docker asks.
@@ -34,9 +36,11 @@ struct DockerCredential: AsyncParsableCommand {
         case erase
         /// `docker login` would save a password: refused.
         case store
+        /// The helper's version (the reference helpers answer it).
+        case version
     }
 
-    @Argument(help: "get, list, erase or store (as Docker calls it).")
+    @Argument(help: "get, list, erase, store or version (as Docker calls it).")
     var operation: Operation
 
     @OptionGroup var helper: CredentialHelperOptions
@@ -52,24 +56,28 @@ struct DockerCredential: AsyncParsableCommand {
     }
 
     private func answer() async throws {
-        let hosts = try helper.hosts()
         switch operation {
+        case .version:
+            print("docker-credential-webauth (webauth) \(WebAuthVersion.current)")
         case .store:
             throw CommandFailure(.usage, "docker-credential-webauth does not store passwords: the registry's credential is the access token "
                 + "of a webauth sign-in", advice: "Run `webauth login`, and remove the registry from `docker login`.")
         case .list:
-            let mapped = (hosts.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
-            print(JSONValue.object(mapped.mapValues { _ in .string("oauth2") }).description)
+            let gate = try helper.gate()
+            let served = (gate.credentialHosts?.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
+            print(JSONValue.object(Dictionary(uniqueKeysWithValues: served.keys.map { ($0.description, .string("oauth2")) })).description)
         case .get, .erase:
+            let gate = try helper.gate()
             let serverURL = String(decoding: FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let host = CredentialHosts.host(ofServerURL: serverURL), let manager = try await helper.manager(for: host, in: hosts) else {
+            guard let request = CredentialHelperRequest(dockerServerURL: serverURL),
+                  let profile = helper.profile(for: request.site, in: gate, helper: Self.programName) else {
                 print(Self.notFound)
                 throw ExitCode(1)
             }
-            try await CredentialHelperOptions.serve(erase: operation == .erase, with: manager) { token in
-                print(JSONValue.object(["ServerURL": .string(serverURL), "Username": .string("oauth2"), "Secret": .string(token)]).description)
-            }
+            if operation == .erase { return try await helper.erase(profile, failed: nil) }
+            let token = try await helper.token(of: profile, for: request.site)
+            print(JSONValue.object(["ServerURL": .string(serverURL), "Username": .string("oauth2"), "Secret": .string(token)]).description)
         }
     }
 }

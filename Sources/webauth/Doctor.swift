@@ -17,7 +17,7 @@ struct Doctor: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let checks = await DoctorCheck.all(environment: ProcessInfo.processInfo.environment)
+        let checks = await DoctorCheck.all(environment: CommandEnvironment.original)
         if json {
             print(JSONValue.object(["ok": .bool(!checks.contains { $0.status == .failed }),
                                     "version": .string(WebAuthVersion.current),

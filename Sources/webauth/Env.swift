@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenIDConnect
 
 /// `webauth env`: a shell line that exports a fresh access token, for `eval "$(webauth env)"`.
 struct Env: AsyncParsableCommand {
@@ -16,7 +17,11 @@ struct Env: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "nothing was printed") {
-            print("export \(variable.variable)=\(Self.quoted(try await access.freshAccessToken().token))")
+            let token = try await access.freshAccessToken(for: .process("the shell that evaluates webauth env")).token
+            if TokenText.verdict(token) != .bearerToken {
+                FileHandle.standardError.write(Data("Warning: the provider's access token is not an RFC 6750 bearer token (b64token); some programs may refuse it.\n".utf8))
+            }
+            print("export \(variable.variable)=\(Self.quoted(token))")
         }
     }
 

@@ -30,7 +30,7 @@ struct Exec: AsyncParsableCommand {
         let replacement = ProgramReplacement()  // before any signal handling starts
         let token = Mutex<AccessToken?>(nil)
         try await reportingFailures(ifInterrupted: "the program was not started") {
-            let fresh = try await access.freshAccessToken()
+            let fresh = try await access.freshAccessToken(for: .process("the program of webauth exec"))
             token.withLock { $0 = fresh }
         }
         try await reportingFailures {

@@ -113,6 +113,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .formPostNotCapturable, .invalidOption, .proxyAuthenticationFailed: .usage
         // What to present (a certificate, its PIN) is the command's to give.
         case .clientCertificateRequested, .clientCertificatePINRefused: .usage
+        // A host the sign-in may not send its secret to (secret_hosts lists the ones it may).
+        case .secretRefused: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
              .browserUnavailable:
             .localFailure
@@ -127,7 +129,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         if case .clientKey(.wrongPIN) = error { return "Check WEBAUTH_PKCS11_PIN: a token locks after a few wrong PINs." }
         guard case .http(.tls) = error else { return nil }
         return "If the provider's certificate comes from an internal CA, trust it with --ca-file, or ca_file in the configuration file "
-            + "(\(ConfigurationFile.defaultPath(ProcessInfo.processInfo.environment)) for the commands without --config)."
+            + "(\(ConfigurationFile.defaultPath(CommandEnvironment.original)) for the commands without --config)."
     }
 
     private static func status(of error: OpenIDConnectError) -> ExitStatus {

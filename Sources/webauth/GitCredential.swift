@@ -4,52 +4,36 @@ import OpenIDConnect
 
 /// `webauth git-credential <get|store|erase>`: git's credential-helper protocol. git writes
 /// `key=value` lines (`protocol`, `host`, …) up to a blank line; `get` answers `username=oauth2`
-/// and a fresh access token as `password`, for the hosts ``CredentialHosts`` gives this profile.
+/// and a fresh access token as `password`, only for a site `credential_hosts` maps to a profile
+/// (``SecretGate``). An operation git may add later is ignored, as its protocol asks.
 struct GitCredential: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential",
-        abstract: "A git credential helper: a fresh access token as the password of http(s) remotes.",
+        abstract: "A git credential helper: a fresh access token as the password of the https remotes credential_hosts maps.",
         discussion: """
-            git config --global credential.helper '!webauth git-credential'. get answers username=oauth2 and the \
-            access token as password (Basic authentication, which GitHub, GitLab, Gitea and Azure DevOps accept); \
-            store is ignored (the token is webauth's); erase (git's "this credential failed") drops the cached \
-            access token, so the next get refreshes it. A host that credential_hosts in the configuration file \
-            maps to another profile gets no answer, so git asks its next helper. Pairs with kubernetes-credential \
-            and docker-credential-webauth.
+            git config --global credential.helper '!webauth git-credential', and map each host in the configuration \
+            file: {"credential_hosts": {"git.example.com": "default"}}. get answers username=oauth2 and the access token \
+            as password (Basic authentication, which GitHub, GitLab, Gitea and Azure DevOps accept), only for a mapped \
+            host over https (name means port 443, name:port another; http://name:port only for a loopback host); any \
+            other host gets no answer, so git asks its next helper. store is ignored (the token is webauth's); erase \
+            (git's "this credential failed") drops the cached access token if it is the one git names, so the next get \
+            refreshes it; other operations are ignored. Pairs with kubernetes-credential and docker-credential-webauth.
             """)
 
-    /// What git asks.
-    enum Operation: String, ExpressibleByArgument, CaseIterable {
-        /// Credentials for the host on stdin.
-        case get
-        /// git keeps a credential that worked: nothing to do.
-        case store
-        /// The credential failed: drop the cached access token.
-        case erase
-    }
-
-    @Argument(help: "get, store or erase (as git calls it).")
-    var operation: Operation
+    @Argument(help: "get, store or erase (as git calls it); any other operation is ignored.")
+    var operation: String
 
     @OptionGroup var helper: CredentialHelperOptions
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no credential was given") {
-            let request = Self.attributes(FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data())
-            guard operation != .store, let host = request["host"], ["https", "http", nil].contains(request["protocol"]) else { return }
-            guard let manager = try await helper.manager(for: host, in: try helper.hosts()) else { return }
-            try await CredentialHelperOptions.serve(erase: operation == .erase, with: manager) { print("username=oauth2\npassword=\($0)") }
+            guard operation == "get" || operation == "erase" else { return }  // store, and operations git may add later
+            let input = FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data()
+            guard let request = CredentialHelperRequest(git: input) else { return }
+            let gate = try helper.gate()
+            guard let profile = helper.profile(for: request.site, in: gate, helper: "webauth git-credential") else { return }
+            if operation == "erase" { return try await helper.erase(profile, failed: request.password ?? "") }
+            print("username=oauth2\npassword=\(try await helper.token(of: profile, for: request.site))")
         }
-    }
-
-    /// git's `key=value` lines, up to a blank line (the last value of a repeated key).
-    static func attributes(_ data: Data) -> [String: String] {
-        var attributes: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.isEmpty { break }
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            attributes[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
-        return attributes
     }
 }

@@ -34,10 +34,10 @@ struct KubernetesCredential: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no credential was printed") {
-            let info = try Self.execInfo(ProcessInfo.processInfo.environment["KUBERNETES_EXEC_INFO"])
+            let info = try Self.execInfo(CommandEnvironment.original["KUBERNETES_EXEC_INFO"])
             let state: AuthState
             do {
-                let environment = ProcessInfo.processInfo.environment
+                let environment = CommandEnvironment.original
                 let network = try client.network.settings(from: ConfigurationFile.chosen(client.config, environment: environment), environment: environment)
                 let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network).manager()
                 do throws(AuthStateError) { _ = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
@@ -50,6 +50,7 @@ struct KubernetesCredential: AsyncParsableCommand {
                 }
                 state = try await signIn(because: failure.message)
             }
+            try TokenRelease.check(state.accessToken ?? "", profile: profile.name, to: .process("the Kubernetes client"))
             print(Self.execCredential(state, apiVersion: info.apiVersion).description)
         }
     }

@@ -104,7 +104,7 @@ struct Login: AsyncParsableCommand {
                 // Discovery first, so that the page gets what is left of --timeout.
                 do throws(OpenIDConnectError) { _ = try await client.providerConfiguration() } catch { throw SignInError.openIDConnect(error) }
                 if flow == .browser { return try await others.browser() }
-                let options = settings.network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline))
+                let options = page.applied(to: settings.network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline)))
                 return try await client.signIn(scopes: scopes, responseType: responseType, additionalParameters: parameters,
                                                options: options, script: { try await page($0) })
             })

@@ -43,7 +43,7 @@ struct Logout: AsyncParsableCommand {
                                         "refresh_token_revoked": .bool(false)]).description)
                 return
             }
-            let network = try NetworkSettings.unflagged(config: config, environment: ProcessInfo.processInfo.environment)
+            let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
             let saved = try await SavedSignIn(profile: profile, secret: secret, network: network)
             let configuration = saved.state.configuration
             let deadline = presentation.deadline()
@@ -72,7 +72,7 @@ struct Logout: AsyncParsableCommand {
                                                  redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http(network))
                 do {
                     _ = try await narrator.waiting(for: "the sign-out") {
-                        try await client.signOut(saved.state, options: network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline)),
+                        try await client.signOut(saved.state, options: page.applied(to: network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline))),
                                                  script: { try await page($0) })
                     }
                     endedAtProvider = true

@@ -28,6 +28,8 @@ struct PageScriptOptions: ParsableArguments {
         } else {
             return nil
         }
+        // Its secrets' variables leave the environment before any page (and web process) exists.
+        CommandEnvironment.withholdSecrets(loginScript.environmentVariableNames)
         if let settleTime {
             guard settleTime >= 0 else { throw CommandFailure(.usage, "--settle-time must not be negative") }
             loginScript.settleTimeout = LoginScript.settleTimeout(seconds: settleTime)
@@ -49,11 +51,18 @@ struct PageScriptRun: Sendable {
     /// The command's client, which reads the script's `outbox` and `http_auth` values on its route.
     let http: any HTTPClient
 
+    /// `options` with the script's `secret_hosts`, which may receive the client certificate too.
+    func applied(to options: WebAuthenticationOptions) -> WebAuthenticationOptions {
+        var options = options
+        options.secretHosts.formUnion(script?.secretHosts ?? [])
+        return options
+    }
+
     /// The `script:` to hand to the client.
     func callAsFunction(_ session: WebAuthenticationSession) async throws {
         shown.session = session
         narrator.follow(session)
-        try await script?.run(in: session, http: http, artifactsDirectory: Self.artifactsDirectoryFromEnvironment) { [progress, narrator, verbose] number, step in
+        try await script?.run(in: session, environment: CommandEnvironment.original, http: http, artifactsDirectory: Self.artifactsDirectoryFromEnvironment) { [progress, narrator, verbose] number, step in
             progress.starting(number)
             if verbose { narrator.say("step \(number): \(step)") }
         }
@@ -63,7 +72,7 @@ struct PageScriptRun: Sendable {
     /// `$WEBAUTH_ARTIFACTS_DIR`, if set: where every failed script also leaves its report, beside
     /// `--artifacts` (a CI job sets it and keeps the directory). The library reads no such variable.
     private static var artifactsDirectoryFromEnvironment: URL? {
-        ProcessInfo.processInfo.environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        CommandEnvironment.original["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
     }
 
     /// The report to leave for `error`, if any (see ``FailureArtifacts/report(of:session:script:progress:requested:)``).

@@ -16,7 +16,7 @@ struct ProfileOptions: ParsableArguments {
     var store: StoreChoice?
 
     /// The profile asked for: `--profile`, else a non-empty `$WEBAUTH_PROFILE`.
-    func chosenProfile(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    func chosenProfile(_ environment: [String: String] = CommandEnvironment.original) -> String? {
         profile ?? environment["WEBAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -36,7 +36,7 @@ struct ProfileOptions: ParsableArguments {
     }
 
     /// Where website data lives for a session.
-    func websiteData(environment: [String: String] = ProcessInfo.processInfo.environment) -> WebAuthenticationOptions.WebsiteData {
+    func websiteData(environment: [String: String] = CommandEnvironment.original) -> WebAuthenticationOptions.WebsiteData {
         guard let profile = chosenProfile(environment), !ephemeral else { return .ephemeral }
         let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 
 /// Replaces this process with another program (`execve`, searched in `PATH` as `execvp` does), as a shell's `exec` does: the program
 /// keeps the process ID, so the signals sent to it and its exit status are the program's.
@@ -21,15 +22,15 @@ struct ProgramReplacement {
     }
 
     /// Runs `command` (its first element is searched in `PATH`) with `variables` added to the
-    /// environment, in place of this process. Returns only when that failed.
+    /// environment the process started with, less what ``SecretGate`` withholds, in place of this process. Returns only when that failed.
     func replace(with command: [String], adding variables: [String: String]) -> CommandFailure {
         for number in Self.signals { signal(number, ignored.contains(number) ? SIG_IGN : SIG_DFL) }
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
         // The environment goes to execve as a copy: this process's own is left as it is (no setenv).
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(variables) { $1 }
+        // The gate keeps our secrets (a PIN, a client secret) from the program; `variables` are what it was asked to get.
+        let environment = SecretGate().environment(for: "the program of webauth exec", from: CommandEnvironment.original, adding: variables)
         let arguments = command.map { strdup($0) } + [nil]
         let entries = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (arguments + entries).forEach { free($0) } }

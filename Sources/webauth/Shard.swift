@@ -10,7 +10,7 @@ struct Shard: Equatable {
     let count: Int
 
     /// Reads `I/N`, or `/N` with I from `$JOB_COMPLETION_INDEX`.
-    init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) {
+    init(_ text: String, environment: [String: String] = CommandEnvironment.original) throws(CommandFailure) {
         let usage = "--shard takes I/N (shard I of N, from 0), or /N with I from $JOB_COMPLETION_INDEX, not '\(text)'"
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let count = Int(parts[1]), count > 0 else { throw CommandFailure(.usage, usage) }

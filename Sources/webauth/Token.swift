@@ -56,7 +56,7 @@ struct Token: AsyncParsableCommand {
                 do throws(AuthStateError) { token = try await manager.freshIDToken(minimumValidity: access.minimumValidity) } catch { throw CommandFailure(error) }
                 print(format == .header ? "Authorization: Bearer \(token.rawValue)" : token.rawValue)
             } else {
-                print(Self.formatted(try await access.freshAccessToken(), as: format))
+                print(Self.formatted(try await access.freshAccessToken(for: .process("standard output")), as: format))
             }
         }
     }
@@ -86,7 +86,7 @@ struct Userinfo: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "nothing was printed") {
-            let network = try NetworkSettings.unflagged(config: nil, environment: ProcessInfo.processInfo.environment)
+            let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
             let manager = try await SavedSignIn(profile: profile, secret: secret, network: network).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }

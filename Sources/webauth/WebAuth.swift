@@ -19,9 +19,12 @@ struct WebAuth: AsyncParsableCommand {
         subcommands: [Demo.self, Login.self, Batch.self, Token.self, Exec.self, Env.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
                       KubernetesCredential.self, GitCredential.self, DockerCredential.self])
 
-    /// Runs the command line; started as `docker-credential-webauth` (a symlink), Docker's
+    /// Runs the command line, with ``SecretVariables/known`` withheld from the environment; started as `docker-credential-webauth` (a symlink), Docker's
     /// credential-helper protocol (``DockerCredential``).
     static func main() async {
+        // Our secret variables are read into memory and leave the environment before any command
+        // runs: WebKit's processes and every program started later inherit what is left.
+        CommandEnvironment.withholdSecrets()
         guard URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent == DockerCredential.programName else { return await main(nil) }
         await DockerCredential.main(Array(CommandLine.arguments.dropFirst()))
     }

@@ -158,6 +158,10 @@ struct CredentialHelperTests {
         #expect(anonymous.status != 0 && anonymous.stderr.contains("terminal prompts disabled"), "the server checks: \(anonymous.stderr)")
         let setup = try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", try ReadmeWalkthroughTests.block(after: "<!-- git credential helper -->")])
         try #require(setup.status == 0, "stderr: \(setup.stderr)")
+        let unmappedClone = try await clone()
+        #expect(unmappedClone.status != 0 && unmappedClone.stderr.contains("terminal prompts disabled"),
+                "README's mapping names git.example.com, not this server: \(unmappedClone.stderr)")
+        try configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
         let cloned = try await clone()
         #expect(cloned.status == 0 && !cloned.stderr.contains(token), "stderr: \(cloned.stderr)")
 
@@ -178,10 +182,14 @@ struct CredentialHelperTests {
         let unmapped = try await fill()
         #expect(unmapped.status != 0 && unmapped.stderr.contains("terminal prompts disabled"), "no answer for 127.0.0.1: \(unmapped.stderr)")
         try configure(#"{"credential_hosts": {"127.0.0.1": "work"}}"#)
+        let httpsOnly = try await fill()
+        #expect(httpsOnly.status != 0, "a bare name is https on port 443, not this http server: \(httpsOnly.stderr)")
+        try configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
         let mapped = try await fill()
-        #expect(mapped.stdout.contains("password=\(renewed)\n"), "a host maps with or without its port")
+        #expect(mapped.stdout.contains("password=\(renewed)\n"), "a loopback http key with its port serves it")
         await server.stop()
-        expectNoSecret(in: [cloned.stderr, first.stderr, rejected.stderr, second.stderr, unmapped.stderr, mapped.stderr], provider)
+        expectNoSecret(in: [unmappedClone.stderr, cloned.stderr, first.stderr, rejected.stderr, second.stderr, unmapped.stderr, httpsOnly.stderr,
+                            mapped.stderr], provider)
     }
 
     // MARK: Docker
@@ -210,7 +218,8 @@ struct CredentialHelperTests {
         let notSignedIn = try await docker("get", "git.example.com")
         #expect(notSignedIn.status == 6 && notSignedIn.stdout.contains("no saved sign-in named 'default'"), "stdout: \(notSignedIn.stdout)")
         let list = try await docker("list", "")
-        #expect(try JSONValue(parsing: list.stdout) == .object(["registry.example.com": .string("oauth2"), "git.example.com": .string("oauth2")]))
+        #expect(try JSONValue(parsing: list.stdout) == .object(["registry.example.com": .string("oauth2"), "git.example.com": .string("oauth2"),
+                                                                "http://localhost:8080": .string("oauth2")]))
         let store = try await docker("store", #"{"ServerURL":"https://registry.example.com","Username":"oauth2","Secret":"typed"}"#)
         #expect(store.status == 64 && store.stderr.contains("does not store passwords"), "stderr: \(store.stderr)")
 
@@ -226,8 +235,8 @@ struct CredentialHelperTests {
         let misspelt = try await docker("get", "https://registry.example.com")
         #expect(misspelt.status == 64 && misspelt.stderr.contains("unknown key 'credential_host' (did you mean 'credential_hosts'?)"),
                 "stderr: \(misspelt.stderr)")
-        try configure(#"{"credential_hosts": {"https://registry.example.com": "work"}}"#)
-        let scheme = try await docker("get", "https://registry.example.com")
-        #expect(scheme.status == 64 && scheme.stderr.contains("is not a host; write it as name or name:port"), "stderr: \(scheme.stderr)")
+        try configure(#"{"credential_hosts": {"https://registry.example.com/v2": "work"}}"#)
+        let path = try await docker("get", "https://registry.example.com")
+        #expect(path.status == 64 && path.stderr.contains("is not a host; write it as name or name:port"), "stderr: \(path.stderr)")
     }
 }
