@@ -45,6 +45,10 @@ struct SecretCanaryTests {
         webauth.environment["TMPDIR"] = temporary.path
         webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
         webauth.environment["WRONG_PASSWORD"] = Self.wrongPassword
+        // Secrets of ours in the environment that no output or other process may hold (issue 27.3):
+        // the client secret is left out, as it would change how the public demo client signs in.
+        let planted = SecretReleaseTests.canaries.filter { SecretVariables.known.contains($0.key) && $0.key != "WEBAUTH_CLIENT_SECRET" }
+        webauth.environment.merge(planted) { $1 }
         var outputs: [Output] = []
 
         /// Runs `webauth login` headless with every output on, under `faults`; expects it to exit
@@ -119,12 +123,40 @@ struct SecretCanaryTests {
         try await command("userinfo-failed", ["userinfo"], faults: [.serverError], exits: nil)
         try await command("refresh-rejected", ["token"], faults: [.invalidGrant], exits: 6)
         try await login("saved-again", Self.signIn, exits: 0)
+        // Every path that hands out a secret (issue 27): the helpers asked by an attacker's host, a
+        // program run by exec, an eval'd env line, and WebKit's processes during a sign-in.
+        for (label, arguments, input) in [("git-attacker", ["git-credential", "get"], "protocol=http\nhost=attacker.example\n\n"),
+                                          ("docker-attacker", ["docker-credential", "get"], "https://evil-registry.example/v2/")] {
+            let run = try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"printf %s "$0" | "$@""#, input, WebAuthBinary.binary.path] + arguments)
+            outputs += [Output(label: "\(label) stdout", text: run.stdout), Output(label: "\(label) stderr", text: run.stderr)]
+        }
+        // The program's environment holds the token on purpose (and this test's passwords, not ours): the rest is searched.
+        try await command("exec-environment", ["exec", "--", "/bin/sh", "-c",
+                                               #"test -n "$ACCESS_TOKEN" && echo token-given; env | grep -v -e ^ACCESS_TOKEN= -e ^ALICE_PASSWORD= -e ^WRONG_PASSWORD="#], exits: 0)
+        #expect(outputs.last { $0.label == "exec-environment stdout" }?.text.contains("token-given") == true)
+        let waiting = try webauth.start(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--verbose",
+                                         "--script", try webauth.file("children.yaml", Self.script("""
+                                               - fill: "#password"
+                                                 env: ALICE_PASSWORD
+                                               - wait_for: "#never"
+
+                                             """))], environment: ["WRONG_PASSWORD": ""])  // another run's variable: not this script's
+        var waitingStderr = ""
+        var chunks = waiting.stderr.makeAsyncIterator()
+        while !waitingStderr.contains("page from"), let chunk = await chunks.next() { waitingStderr += chunk }
+        let children = ProcessTree.environments(under: waiting.pid)
+        #expect(children.contains { $0.process.hasPrefix("WebKitWebProces") }, "the web process's environment is searched: \(children.map(\.process))")
+        outputs += children.map { Output(label: "environment of \($0.process)", text: $0.environment) }
+        kill(waiting.pid, SIGTERM)
+        while let chunk = await chunks.next() { waitingStderr += chunk }
+        outputs.append(Output(label: "children stderr", text: waitingStderr))
+
         try await command("refresh-cut-off", ["token"], faults: [.truncatedTokenResponse], exits: 3)
         // The provider's page times out; the sign-in is still removed here: exit 3 ("signed out here; …").
         try await command("logout-timeout", ["logout", "--headless", "--verbose", "--timeout", "3"], faults: [.slow], exits: 3)
 
         await tls.stop()
-        let secrets = provider.secretsSeen
+        let secrets = provider.secretsSeen.union(planted.values).union([OpenIDProvider.User.alice.password])
         #expect(secrets.count > 50, "the provider saw this many secrets: \(secrets.count)")
         // The control: the search finds a secret where one is printed on purpose.
         try await login("control", Self.signIn, ["--show-tokens"], exits: 0)
