@@ -50,10 +50,15 @@ package final class LocalHTTPServer: Sendable {
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         // Its own threads, not the cooperative pool: see ServerThreads.
-        let task = Task(executorPreference: ServerThreads.shared) { try await group.run() }
+        let task = Task(executorPreference: ServerThreads.shared) {
+            defer { portSink.finish() }  // a server that never ran (its port taken) ends the wait for its port
+            try await group.run()
+        }
         guard let bound = await portStream.first(where: { _ in true }), bound != 0 else {
             task.cancel()
-            throw LocalHTTPServerError.couldNotBind(host: host, port: port, underlying: String(describing: await task.result))
+            let underlying = String(describing: await task.result)
+            if underlying.contains(String(cString: strerror(EADDRINUSE))) { throw LocalHTTPServerError.portInUse(host: host, port: port) }
+            throw LocalHTTPServerError.couldNotBind(host: host, port: port, underlying: underlying)
         }
         return LocalHTTPServer(host: host, port: bound, group: group, task: task)
     }
@@ -74,11 +79,14 @@ package final class LocalHTTPServer: Sendable {
 
 /// Why a ``LocalHTTPServer`` did not start.
 package enum LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
-    /// Binding the address failed (in use, or not a local address).
+    /// Another program listens on the port.
+    case portInUse(host: String, port: Int)
+    /// Binding the address failed (not a local address, say).
     case couldNotBind(host: String, port: Int, underlying: String)
 
     package var description: String {
         switch self {
+        case .portInUse(_, let port): "port \(port) is in use"
         case .couldNotBind(let host, let port, let underlying): "could not listen on \(host):\(port): \(underlying)"
         }
     }

@@ -59,6 +59,9 @@ struct Provider: AsyncParsableCommand {
             let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
             let provider: OpenIDProvider
             do { provider = try await OpenIDProvider.start(configuration: settings, signingKey: signingKey, host: host, port: port) } catch {
+                if case .portInUse? = error as? LocalHTTPServerError {
+                    throw CommandFailure(.usage, "\(error)", advice: "Choose another --port, or 0 for a free one.")
+                }
                 throw CommandFailure(.localFailure, "the provider could not start: \(error)")
             }
             FileHandle.standardOutput.write(Data((provider.issuer + "\n").utf8))
