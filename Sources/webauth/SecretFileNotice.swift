@@ -2,8 +2,8 @@ import Foundation
 import OpenIDConnect
 
 /// The command's reads of secret files (`--client-secret-file`, `--private-key-file`, the client
-/// certificate's key): ``SecretFile``'s refusal as a usage error (exit 64, one line naming the
-/// file), its warning as one `Warning:` line on stderr. ``SecretFile`` hands out a file's
+/// certificate's key): `SecretFile`'s refusal as a usage error (exit 64, one line naming the
+/// file), its warning as one `Warning:` line on stderr. `SecretFile` hands out a file's
 /// warning once per process, so a file read twice warns once, and the engine, which checks the
 /// certificate's key again, finds nothing left to log.
 enum SecretFileNotice {

@@ -36,7 +36,7 @@ public final class ClientCertificate: @unchecked Sendable, CustomStringConvertib
 
     /// Reads a PEM or PKCS#12 file: `path` holds the certificate, and its key unless `keyPath`
     /// names the key's PEM file; `password` opens a PKCS#12 file. The file with the key is a
-    /// ``SecretFile``: refused when others can write it, logged as a warning when they can read it.
+    /// `SecretFile`: refused when others can write it, logged as a warning when they can read it.
     /// - Throws: ``ClientCertificateError`` when a file cannot be read, holds no key, or the password does not open it.
     public init(file path: String, keyPath: String? = nil, password: String? = nil) throws(ClientCertificateError) {
         source = .file(path: path, keyPath: keyPath)
@@ -91,7 +91,7 @@ public enum ClientCertificateError: Error, Sendable, Hashable, CustomStringConve
     case unreadable(path: String, message: String)
     /// The PEM file at `path` holds a certificate but no private key: name the key's file too.
     case noPrivateKey(path: String)
-    /// Group or others can write the file with the key (``SecretFile``): whoever can write it chooses the key.
+    /// Group or others can write the file with the key (`SecretFile`): whoever can write it chooses the key.
     case writableByOthers(path: String, mode: UInt32)
     /// The PKCS#12 file at `path` needs a password, and the one given (if any) does not open it.
     case wrongPassword(path: String, passwordGiven: Bool)

@@ -9,7 +9,7 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
     case literal(String)
     /// An environment variable of this process.
     case environment(String)
-    /// A file's contents, without the final newline. It is a ``SecretFile``: one that others can
+    /// A file's contents, without the final newline. It is a `SecretFile`: one that others can
     /// write is refused, one that they can read is logged as a warning.
     case file(String)
     /// What a shell command (`/bin/sh -c`) prints, without the final newline; it must exit 0.
