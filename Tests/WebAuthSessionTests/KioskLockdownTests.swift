@@ -115,17 +115,8 @@ extension EngineTests {
         }
 
         /// Whether a GTK Inspector window is showing in this process.
-        @WebKitActor
-        static func inspectorIsOpen() -> Bool {
-            let toplevels = gtk_window_list_toplevels()
-            defer { g_list_free(toplevels) }
-            var node = toplevels
-            while let current = node {
-                if let window = current.pointee.data, String(cString: cwk_object_type_name(window)) == "GtkInspectorWindow",
-                   gtk_widget_get_visible(window.assumingMemoryBound(to: GtkWidget.self)) != 0 { return true }
-                node = current.pointee.next
-            }
-            return false
+        static func inspectorIsOpen() async -> Bool {
+            await Task { @WebKitActor in WebAuthSession.KioskLockdown.isInspectorOpen }.value
         }
     }
 }

@@ -23,17 +23,20 @@ enum KioskLockdown {
 
     /// Closes the inspector if it is open. Only then: GTK would build one to hide it.
     private static func closeInspector() {
+        if isInspectorOpen { gtk_window_set_interactive_debugging(0) }
+    }
+
+    /// Whether a GTK Inspector window is showing in this process.
+    static var isInspectorOpen: Bool {
         let toplevels = gtk_window_list_toplevels()
         defer { g_list_free(toplevels) }
         var node = toplevels
         while let current = node {
             if let window = current.pointee.data, String(cString: cwk_object_type_name(window)) == "GtkInspectorWindow",
-               gtk_widget_get_visible(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
-                gtk_window_set_interactive_debugging(0)
-                return
-            }
+               gtk_widget_get_visible(window.assumingMemoryBound(to: GtkWidget.self)) != 0 { return true }
             node = current.pointee.next
         }
+        return false
     }
 
     /// Takes the CLIPBOARD and the PRIMARY selection with empty text: what the last visitor
