@@ -372,4 +372,27 @@ static inline void cwk_authentication_request_scheme(WebKitAuthenticationRequest
     webkit_security_origin_unref(origin);
 }
 
+/* ---- Issue 27.9: nothing of one kiosk visitor for the next ------------------ */
+
+/** GDK_SELECTION_CLIPBOARD and GDK_SELECTION_PRIMARY are macros (_GDK_MAKE_ATOM): takes both
+ * selections with empty text, so what a visitor copied or selected cannot be pasted by the next;
+ * then waits for the display server to have it (gdk_display_sync). */
+static inline void cwk_clear_clipboard_and_primary(void) {
+    gtk_clipboard_set_text(gtk_clipboard_get(GDK_SELECTION_CLIPBOARD), "", 0);
+    gtk_clipboard_set_text(gtk_clipboard_get(GDK_SELECTION_PRIMARY), "", 0);
+    GdkDisplay *display = gdk_display_get_default();
+    if (display) gdk_display_sync(display);  /* the server knows the new owner before anyone asks */
+}
+
+/** G_OBJECT_TYPE_NAME(): the class of a toplevel (the inspector's is GtkInspectorWindow). */
+static inline const char *cwk_object_type_name(gpointer instance) { return G_OBJECT_TYPE_NAME(instance); }
+
+/** GtkWindow::enable-debugging (the keybinding signal of Ctrl+Shift+I and Ctrl+Shift+D, which
+ * opens the GTK Inspector); a handler that stops the emission keeps the inspector shut. */
+typedef gboolean (*CWKEnableDebuggingHandler)(GtkWindow *, gboolean, gpointer);
+static inline gulong cwk_connect_enable_debugging(GtkWidget *window, CWKEnableDebuggingHandler handler,
+                                                  gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(window, "enable-debugging", handler, data, destroy);
+}
+
 #endif /* CWEBKITGTK_H */

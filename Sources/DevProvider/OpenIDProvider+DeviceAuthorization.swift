@@ -44,9 +44,15 @@ extension OpenIDProvider {
             state.deviceGrants[deviceCode] = grant
             state.userCodes[userCode] = deviceCode
         }
-        let verification = issuer + "/device"
+        var verification = issuer + "/device"
+        var shownUserCode = userCode
+        if faults.contains(.insecureVerificationURI) { verification = "http://device.phish.invalid/device" }
+        if faults.contains(.hostileVerificationURI) {
+            verification = "https://device.phish.invalid/\u{1B}]0;owned\u{07}device\u{1B}[2J"
+            shownUserCode = "\u{1B}[2J\u{1B}[H" + userCode + "\u{9B}8m\u{7F}\u{07}"
+        }
         return json(.object([
-            "device_code": .string(deviceCode), "user_code": .string(userCode),
+            "device_code": .string(deviceCode), "user_code": .string(shownUserCode),
             "verification_uri": .string(verification),
             "verification_uri_complete": .string(verification + "?" + FormURLEncoding.encode([("user_code", userCode)])),
             "expires_in": .number(Double(lifetime)), "interval": .number(Double(configuration.deviceCodeInterval)),

@@ -38,6 +38,13 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     case slowDown = "slow-down"
     /// Device-code polls answer `expired_token`, as when the person took too long.
     case expiredDeviceCode = "expired-device-code"
+    /// The device authorization response names a plain-http verification page on another host
+    /// (`http://device.phish.invalid/device`): the client must refuse to send anyone there.
+    case insecureVerificationURI = "insecure-verification-uri"
+    /// The device authorization response is hostile: its https verification page is on another
+    /// site (`device.phish.invalid`), and it and the user code carry terminal escape sequences
+    /// (clear screen, window title, a C1 CSI, BEL). The client must warn and show no control character.
+    case hostileVerificationURI = "hostile-verification-uri"
     /// DPoP proofs must carry the provider's nonce (RFC 9449 §8, §9): one without it is answered
     /// `use_dpop_nonce` with the nonce in `DPoP-Nonce`, and the client must retry with it.
     case dpopNonce = "dpop-nonce"

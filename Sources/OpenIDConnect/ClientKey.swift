@@ -86,11 +86,25 @@ public struct ClientKey: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Checks the PEM file's permissions (``SecretFile``), for a caller that shows the warning
+    /// before it signs: signing refuses a file others can write, but has no one to warn.
+    /// - Returns: the warning for a file group or others can read, the first time in this process; `nil` for a PKCS#11 key.
+    /// - Throws: ``ClientKeyError/writableByOthers(path:mode:)``, ``ClientKeyError/unreadable(path:message:)``.
+    public func checkFile() throws(ClientKeyError) -> SecretFileWarning? {
+        guard case .pemFile(let path) = source else { return nil }
+        do { return try SecretFile.check(path) } catch { throw Self.error(error) }
+    }
+
+    private static func error(_ error: SecretFileError) -> ClientKeyError {
+        switch error {
+        case .writableByOthers(let path, let mode): .writableByOthers(path: path, mode: mode)
+        case .unreadable(let path, let message): .unreadable(path: path, message: message)
+        }
+    }
+
     private func signWithPEM(at path: String, _ message: (Algorithm) -> Data) throws(ClientKeyError) -> (message: Data, signature: Data) {
         let pem: String
-        do { pem = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .unreadable(path: path, message: error.localizedDescription)
-        }
+        do { pem = try SecretFile.read(path).text } catch { throw Self.error(error) }
         if let ec = try? P256.Signing.PrivateKey(pemRepresentation: pem) {
             if let algorithm, algorithm != .es256 { throw .algorithmMismatch(path: path, algorithm: algorithm.rawValue) }
             let input = message(.es256)

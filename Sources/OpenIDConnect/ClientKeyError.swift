@@ -4,6 +4,8 @@
 public enum ClientKeyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The key file cannot be read (missing, no permission).
     case unreadable(path: String, message: String)
+    /// Group or others can write the key file (``SecretFile``): whoever can write it chooses the key.
+    case writableByOthers(path: String, mode: UInt32)
     /// The file is not a PEM private key this client can sign with (a P-256 key, or an RSA key of
     /// at least 2048 bits): a public key, a certificate, an encrypted key, another curve.
     case unsupportedKey(path: String)
@@ -23,6 +25,7 @@ public enum ClientKeyError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let path, let message): "cannot read the client's private key file \(path): \(message)"
+        case .writableByOthers(let path, let mode): "the client's private key file: \(SecretFileError.writableByOthers(path: path, mode: mode))"
         case .unsupportedKey(let path):
             "\(path) is not an unencrypted PEM private key for P-256 (ES256) or RSA of 2048 bits or more (RS256, PS256): "
                 + "convert it with openssl pkey -in KEY -out \(path)"

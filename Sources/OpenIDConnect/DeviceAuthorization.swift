@@ -54,8 +54,10 @@ public struct DeviceAuthorization: Sendable {
         DeviceAuthorizationStates(grant: self, scopes: scopes, additionalParameters: additionalParameters)
     }
 
-    /// Asks the provider for a device code and a user code (RFC 8628 §3.1).
-    /// - Throws: ``DeviceAuthorizationError/refused(_:)``, or ``DeviceAuthorizationError/openIDConnect(_:)``
+    /// Asks the provider for a device code and a user code (RFC 8628 §3.1). The verification
+    /// URIs must be https (or http to a loopback host); the user code and the URIs come without
+    /// control characters (``DeviceCode``).
+    /// - Throws: ``DeviceAuthorizationError/refused(_:)``, ``DeviceAuthorizationError/insecureVerificationURI(_:)``, or ``DeviceAuthorizationError/openIDConnect(_:)``
     ///   for the transport and answers that are not the protocol's.
     public func requestCode(scopes: [String], additionalParameters: [String: String] = [:]) async throws(DeviceAuthorizationError) -> DeviceCode {
         var form: [(name: String, value: String)] = []
@@ -71,6 +73,7 @@ public struct DeviceAuthorization: Sendable {
         }
         var code: DeviceCode
         do { code = try JSONResponse.decode(DeviceCode.self, from: response, url: endpoint) } catch { throw .openIDConnect(error) }
+        try code.checkVerificationURIs(issuer: configuration.issuer)
         code.issuedAt = Date()
         return code
     }

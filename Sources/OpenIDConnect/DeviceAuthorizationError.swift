@@ -13,6 +13,10 @@ public enum DeviceAuthorizationError: Error, Sendable, Hashable, CustomStringCon
     case openIDConnect(OpenIDConnectError)
     /// The task that ran the grant was cancelled.
     case cancelled
+    /// The provider named a verification page (`verification_uri` or `verification_uri_complete`)
+    /// that is not https (nor http to a loopback host): a person would type their password into
+    /// a page anyone on the network can read or replace. The URI, with its values hidden.
+    case insecureVerificationURI(String)
 
     public var description: String {
         switch self {
@@ -22,6 +26,8 @@ public enum DeviceAuthorizationError: Error, Sendable, Hashable, CustomStringCon
         case .refused(let error): "the device authorization endpoint refused: \(error)"
         case .openIDConnect(let error): "\(error)"
         case .cancelled: "the device sign-in was cancelled"
+        case .insecureVerificationURI(let uri):
+            "the provider's verification page \(uri) is not https: refusing to send anyone there to sign in"
         }
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// A device authorization response (RFC 8628 §3.2): the code the person enters at the
 /// verification URI, and the device code the client polls with. Both are credentials while the
-/// grant runs: `description` shows neither.
+/// grant runs: `description` shows neither. The user code and the verification URIs never hold a
+/// control character (C0, DEL, C1, escape sequences): they are removed as the response is read,
+/// so the codes can be shown on a terminal as they are.
 public struct DeviceCode: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The code the client polls the token endpoint with. Never show or log it.
     public let deviceCode: String
@@ -30,7 +32,7 @@ public struct DeviceCode: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(deviceCode: String, userCode: String, verificationURI: URL, verificationURIComplete: URL? = nil,
                 expiresIn: Int, interval: Int = 5, issuedAt: Date = Date()) {
         self.deviceCode = deviceCode
-        self.userCode = userCode
+        self.userCode = TerminalText.strippingControls(userCode)
         self.verificationURI = verificationURI
         self.verificationURIComplete = verificationURIComplete
         self.expiresIn = expiresIn
@@ -55,10 +57,21 @@ public struct DeviceCode: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         deviceCode = try container.decode(String.self, forKey: .deviceCode)
-        userCode = try container.decode(String.self, forKey: .userCode)
-        verificationURI = try container.decodeIfPresent(URL.self, forKey: .verificationURI)
-            ?? container.decode(URL.self, forKey: .verificationURL)
-        verificationURIComplete = try container.decodeIfPresent(URL.self, forKey: .verificationURIComplete)
+        userCode = TerminalText.strippingControls(try container.decode(String.self, forKey: .userCode))
+        // The URIs as text first, so that an escape sequence goes whole rather than percent-encoded.
+        let uri = { (key: CodingKeys) throws -> URL? in
+            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let url = URL(string: TerminalText.strippingControls(text)) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a URI")
+            }
+            return url
+        }
+        guard let verificationURI = try uri(.verificationURI) ?? uri(.verificationURL) else {
+            throw DecodingError.keyNotFound(CodingKeys.verificationURI, .init(codingPath: decoder.codingPath,
+                                                                              debugDescription: "verification_uri is required"))
+        }
+        self.verificationURI = verificationURI
+        verificationURIComplete = try uri(.verificationURIComplete)
         // Some providers send the numbers as strings.
         let number = { (key: CodingKeys) -> Int? in
             (try? container.decodeIfPresent(Int.self, forKey: key)) ?? (try? container.decodeIfPresent(String.self, forKey: key)).flatMap { $0.flatMap { Int($0) } }

@@ -4,7 +4,8 @@
 /// Hidden: every query and fragment value (`code=<43>`) but those of the protocol's public
 /// parameters (``visibleParameters``: `client_id`, `redirect_uri`, `scope`, `error`…), an item
 /// with no `=` (it may be a bare token: `#<40>`), path parameters (`;jsessionid=<32>`) and a
-/// password in the user-info (`https://user:<6>@host/`). A value already shown as `<N>` stays as
+/// password in the user-info (`https://user:<6>@host/`, and with no scheme, as curl takes a proxy:
+/// `user:<6>@proxy:3128`). A value already shown as `<N>` stays as
 /// it is, so redacting twice changes nothing.
 package enum URLRedaction {
     /// OAuth and OpenID Connect parameters whose values are never secret, shown as they are so a
@@ -56,9 +57,11 @@ package enum URLRedaction {
         return "<\(value.count)>"
     }
 
-    /// The password of `scheme://user:password@host` hidden.
-    private static func redactingPassword(_ base: Substring) -> Substring {
-        guard let authorityStart = base.range(of: "://")?.upperBound else { return base }
+    /// The password of `scheme://user:password@host` hidden, and of `user:password@host[:port]`
+    /// with no scheme (curl reads a proxy variable so). With no `://`, the text up to the `@`
+    /// is the user-info: `mailto:a@b` becomes `mailto:<1>@b`, more hidden rather than less.
+    package static func redactingPassword(_ base: Substring) -> Substring {
+        let authorityStart = base.range(of: "://")?.upperBound ?? base.startIndex
         let authorityEnd = base[authorityStart...].firstIndex(of: "/") ?? base.endIndex
         guard let at = base[authorityStart..<authorityEnd].lastIndex(of: "@"),
               let colon = base[authorityStart..<at].firstIndex(of: ":") else { return base }

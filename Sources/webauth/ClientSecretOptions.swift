@@ -50,7 +50,9 @@ struct ClientSecretOptions: ParsableArguments {
         }
         let keyID = try value(privateKeyID, "private_key_id")
         guard PKCS11URI.isURI(path) else {
-            return .pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
+            let key = ClientKey.pemFile(URL(fileURLWithPath: path).standardizedFileURL.path, keyID: keyID, algorithm: algorithm)
+            try Self.check(key)
+            return key
         }
         do throws(ClientKeyError) {
             return try .pkcs11(path, pin: environment["WEBAUTH_PKCS11_PIN"], keyID: keyID, algorithm: algorithm)
@@ -80,6 +82,7 @@ struct ClientSecretOptions: ParsableArguments {
                 throw CommandFailure(.usage, "the saved sign-in's client signs with a private key that was not recorded: give --private-key-file")
             }
             if case .pkcs11 = key.source, key.pin == nil { key.pin = environment["WEBAUTH_PKCS11_PIN"] }  // never saved
+            try Self.check(key)
             return .privateKeyJWT(key)
         }
         if let secret = try given(environment) { return method.authentication(secret: secret) }
@@ -104,9 +107,17 @@ struct ClientSecretOptions: ParsableArguments {
         return try clientSecretFile.map { path throws(CommandFailure) in try Self.read(path) }
     }
 
+    /// Checks a PEM key file's permissions now: refused (usage) when others can write it, a
+    /// warning on stderr when they can read it. A file not there yet is left to the signing.
+    private static func check(_ key: ClientKey) throws(CommandFailure) {
+        do { SecretFileNotice.show(try key.checkFile()) } catch .writableByOthers(let path, let mode) {
+            throw CommandFailure(.usage, "\(ClientKeyError.writableByOthers(path: path, mode: mode))")
+        } catch {}
+    }
+
     private static func read(_ path: String) throws(CommandFailure) -> String {
-        do { return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) } catch {
-            throw CommandFailure(.usage, "cannot read the client secret file \(path): \(error.localizedDescription)")
+        do { return try SecretFileNotice.read(path) } catch {
+            throw CommandFailure(.usage, "the client secret file: \(error.message)")
         }
     }
 }

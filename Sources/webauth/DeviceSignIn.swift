@@ -4,7 +4,9 @@ import WebAuthSession
 
 /// `webauth login --flow device`: the device authorization grant (RFC 8628) at a terminal. The
 /// verification URI and the user code go to stderr (stdout stays the JSON summary), with a QR
-/// code of the complete URI when stderr is a terminal; it then polls until the person approves
+/// code of the complete URI when stderr is a terminal (none of them holds a control character:
+/// ``DeviceCode`` removes them), and a warning when the page is on another site than the
+/// provider's; it then polls until the person approves
 /// on their phone or another computer, within `timeout`. The device code never appears.
 struct DeviceSignIn {
     let client: OpenIDConnectClient
@@ -24,9 +26,11 @@ struct DeviceSignIn {
             throw Self.failure(error)
         }
         let timeout = self.timeout, verbose = self.verbose
+        // Known by now: discovery ran for the endpoint.
+        let issuer = try? await client.providerConfiguration().issuer
         do {
             return try await withThrowingTaskGroup(of: AuthState.self) { group in
-                group.addTask { try await Self.follow(states, verbose: verbose) }
+                group.addTask { try await Self.follow(states, issuer: issuer, verbose: verbose) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     throw CommandFailure(.timedOut, "the code was not approved within \(timeout.components.seconds) s")
@@ -41,14 +45,17 @@ struct DeviceSignIn {
         }
     }
 
-    /// Shows each state to the person until the grant ends.
-    private static func follow(_ states: DeviceAuthorizationStates, verbose: Bool) async throws(CommandFailure) -> AuthState {
+    /// Shows each state to the person until the grant ends; a verification page on another site
+    /// than `issuer`'s gets one line of warning.
+    private static func follow(_ states: DeviceAuthorizationStates, issuer: String?, verbose: Bool) async throws(CommandFailure) -> AuthState {
         var iterator = states.makeAsyncIterator()
         while true {
             let next: DeviceAuthorizationState?
             do { next = try await iterator.next() } catch { throw failure(error) }
             switch next {
-            case .codeIssued(let code): show(code)
+            case .codeIssued(let code):
+                if let warning = issuer.flatMap(code.siteWarning(issuer:)) { write(warning) }
+                show(code)
             case .waiting: if verbose { write("waiting for the code to be approved…") }
             case .slowedDown(let interval): if verbose { write("the provider asked to be polled less often: every \(interval.components.seconds) s") }
             case .authorized(let state):
@@ -86,6 +93,7 @@ struct DeviceSignIn {
         case .refused: CommandFailure(.providerError, "sign-in failed: \(error)")
         case .openIDConnect(let protocolError): CommandFailure(SignInError.openIDConnect(protocolError))
         case .cancelled: CommandFailure(.cancelled, "\(error)")
+        case .insecureVerificationURI: CommandFailure(.providerError, "sign-in failed: \(error)")
         }
     }
 }

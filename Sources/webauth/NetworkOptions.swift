@@ -73,6 +73,7 @@ struct NetworkOptions: ParsableArguments {
         if isURI, keyPath != nil {
             throw CommandFailure(.usage, "--client-certificate-key goes with a PEM file: a PKCS#11 URI names the key on its token")
         }
+        if !isURI { try SecretFileNotice.check(keyPath ?? named) }
         do throws(ClientCertificateError) {
             if isURI { return try ClientCertificate(pkcs11: named, pin: environment["WEBAUTH_PKCS11_PIN"]) }
             return try ClientCertificate(file: named, keyPath: keyPath, password: environment["WEBAUTH_CLIENT_CERTIFICATE_PASSWORD"])

@@ -20,7 +20,7 @@ enum ProfileStore {
     /// The store a new sign-in of `name` will be saved in, or `nil` for ``StoreChoice/none``. The
     /// store is checked now, before any page opens: the keyring answers and its default collection
     /// is there and unlocked (without a choice, a keyring that cannot take it means the file, with a
-    /// warning), and the file's folder (the fallback's too) can be written.
+    /// warning; no keyring at all means the file, with a note once it is saved there), and the file's folder (the fallback's too) can be written.
     static func forSaving(name: String, choice: StoreChoice?) async throws(CommandFailure) -> (any AuthStateStore)? {
         let file = try fileStore(name)
         let store: any AuthStateStore
@@ -35,7 +35,11 @@ enum ProfileStore {
         case nil:
             switch await SecretServiceAuthStateStore.problem() {
             case nil: store = try keyringWithFallback(name, file)
-            case .unreachable?: store = file
+            case .unreachable(let message)?:
+                // The file, and one line once it is saved, so that it is not a surprise.
+                store = FallbackAuthStateStore(primary: AbsentKeyring(reason: message), fallback: file) { _, path in
+                    note("no keyring (Secret Service) answers here: the sign-in was saved in \(path.path) (mode 0600)")
+                }
             case let problem?:
                 warning("the keyring cannot keep the sign-in (\(problem)); it will be saved in \(file.fileURL.path)")
                 store = file
@@ -134,6 +138,10 @@ enum ProfileStore {
         return FallbackAuthStateStore(primary: keyring, fallback: file) { keyringError, path in
             warning("the keyring could not save the sign-in (\(keyringError)); it was saved in \(path.path) (mode 0600) instead")
         }
+    }
+
+    private static func note(_ message: String) {
+        FileHandle.standardError.write(Data("Note: \(message)\n".utf8))
     }
 
     private static func warning(_ message: String) {

@@ -110,4 +110,86 @@ struct DeviceAuthorizationTests {
             _ = try await grant.requestCode(scopes: ["openid"])
         }
     }
+
+    /// Whether `text` holds a C0 control (newline aside), DEL or a C1 control.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    @Test("terminal text: C0, DEL, C1 and whole escape sequences go; everything else stays", arguments: [
+        ("WDJB-MJHT", "WDJB-MJHT"),
+        ("\u{1B}[2J\u{1B}[HWDJB-MJHT", "WDJB-MJHT"),
+        ("\u{1B}]0;owned\u{07}WDJB\u{1B}]8;;https://x\u{1B}\\-MJHT", "WDJB-MJHT"),
+        ("WD\u{9B}31mJB\u{9D}title\u{9C}-MJ\u{7F}HT\u{07}\u{00}\n\t", "WDJB-MJHT"),
+        ("\u{1B}cWDJB-MJHT\u{1B}", "WDJB-MJHT"),
+        ("café ☕ -MJHT", "café ☕ -MJHT"),
+    ])
+    func terminalText(text: String, shown: String) {
+        #expect(TerminalText.strippingControls(text) == shown)
+    }
+
+    @Test("a device authorization response's user code and verification URIs lose their control characters as they are read")
+    func controlCharactersRemovedWhenRead() throws {
+        let json = #"{"device_code":"d","user_code":"\u001b[2JWDJB\u009b8m-MJHT\u0007","verification_uri":"https://id.example/\u001b]0;x\u0007device","#
+            + #""verification_uri_complete":"https://id.example/device?user_code=WDJB-MJHT\u001b[0m","expires_in":600}"#
+        let code = try JSONDecoder().decode(DeviceCode.self, from: Data(json.utf8))
+        #expect(code.userCode == "WDJB-MJHT")
+        #expect(code.verificationURI.absoluteString == "https://id.example/device")
+        #expect(code.verificationURIComplete?.absoluteString == "https://id.example/device?user_code=WDJB-MJHT")
+        #expect(DeviceCode(deviceCode: "d", userCode: "AB\u{1B}[1mCD", verificationURI: code.verificationURI, expiresIn: 1).userCode == "ABCD")
+    }
+
+    @Test("verification URIs must be https, or http to a loopback host or to an http issuer's own host", arguments: [
+        ("https://id.example/device", "https://id.example", true),
+        ("http://127.0.0.1:8080/device", "https://id.example", true),
+        ("http://localhost/device", "https://id.example", true),
+        ("http://[::1]:9/device", "https://id.example", true),
+        ("http://id.lan:8080/device", "http://id.lan:8080", true),
+        ("http://device.phish.invalid/device?secret=abc", "https://id.example", false),
+        ("http://other.lan/device", "http://id.lan:8080", false),
+        ("ftp://id.example/device", "https://id.example", false),
+    ])
+    func verificationURITransport(uri: String, issuer: String, allowed: Bool) throws {
+        let code = DeviceCode(deviceCode: "d", userCode: "u", verificationURI: try #require(URL(string: uri)), expiresIn: 60)
+        if allowed {
+            try code.checkVerificationURIs(issuer: issuer)
+        } else {
+            #expect(throws: DeviceAuthorizationError.insecureVerificationURI(URLRedaction.redactingValues(uri))) {
+                try code.checkVerificationURIs(issuer: issuer)
+            }
+        }
+        let complete = DeviceCode(deviceCode: "d", userCode: "u", verificationURI: try #require(URL(string: "https://id.example/device")),
+                                  verificationURIComplete: URL(string: uri), expiresIn: 60)
+        #expect((try? complete.checkVerificationURIs(issuer: issuer)) != nil || !allowed, "verification_uri_complete is checked the same")
+        #expect(!"\(DeviceAuthorizationError.insecureVerificationURI(URLRedaction.redactingValues(uri)))".contains("secret=abc"))
+    }
+
+    @Test("a verification page on another site than the issuer's gets a warning; the same site (last two labels), none", arguments: [
+        ("https://login.example.com/device", "https://id.example.com", false),
+        ("https://example.com/device", "https://id.example.com/realms/x", false),
+        ("https://device.phish.invalid/device", "https://id.example.com", true),
+        ("https://microsoft.com/devicelogin", "https://login.microsoftonline.com/tenant/v2.0", true),
+        ("http://127.0.0.1:9/device", "http://127.0.0.1:9", false),
+        ("http://127.0.0.2:9/device", "http://127.0.0.1:9", true),
+        ("http://localhost:9/device", "http://127.0.0.1:9", true),
+    ])
+    func siteWarning(uri: String, issuer: String, warned: Bool) throws {
+        let code = DeviceCode(deviceCode: "d", userCode: "u", verificationURI: try #require(URL(string: uri)), expiresIn: 60)
+        let warning = code.siteWarning(issuer: issuer)
+        #expect((warning != nil) == warned, "\(warning ?? "no warning")")
+        if let warning { #expect(warning.contains(uri.split(separator: "/")[1]) && !warning.contains("\n")) }
+    }
+
+    @Test("the development provider's faults: a plain-http verification page is a typed error; a hostile one comes clean and warned")
+    func hostileProvider() async throws {
+        let insecure = try await Self.provider(faults: [.insecureVerificationURI])
+        await #expect(throws: DeviceAuthorizationError.insecureVerificationURI("http://device.phish.invalid/device")) {
+            _ = try await Self.grant(insecure).requestCode(scopes: ["openid"])
+        }
+        let hostile = try await Self.provider(faults: [.hostileVerificationURI])
+        let code = try await Self.grant(hostile).requestCode(scopes: ["openid"])
+        #expect(code.userCode.count == 9 && !Self.hasControlCharacter(code.userCode), "\(code.userCode.debugDescription)")
+        #expect(code.verificationURI.absoluteString == "https://device.phish.invalid/device")
+        #expect(code.siteWarning(issuer: hostile.issuer) != nil)
+    }
 }

@@ -16,6 +16,10 @@ struct RedactionTests {
         ("https://a.example/cb?error=access_denied&error_description=No&state=abc", "https://a.example/cb?error=access_denied&error_description=No&state=<3>"),
         ("https://a.example/cb?empty=&&x", "https://a.example/cb?empty=&&<1>"),
         ("https://a.example/x", "https://a.example/x"),
+        ("alice:pw@proxy:3128", "alice:<2>@proxy:3128"),
+        ("alice:s3cret@proxy", "alice:<6>@proxy"),
+        ("alice@proxy:3128", "alice@proxy:3128"),
+        ("proxy.example:3128", "proxy.example:3128"),
     ])
     func urls(url: String, redacted: String) {
         #expect(URLRedaction.redactingValues(url) == redacted)
@@ -33,5 +37,18 @@ struct RedactionTests {
         let hidden = TextRedaction.hidingTokenLikeRuns(in: cutOff)
         #expect(hidden == #"{"access_token":"<36>","token_type":"Bearer","refresh_tok"#)
         #expect(TextRedaction.hidingTokenLikeRuns(in: "<h1>502 Bad Gateway</h1>") == "<h1>502 Bad Gateway</h1>")
+    }
+
+    @Test("a user-info password with no scheme (as curl takes a proxy variable) is hidden in URLs and in free text", arguments: [
+        ("https_proxy=alice:pw@proxy:3128 is set", "https_proxy=alice:<2>@proxy:3128 is set"),
+        ("proxy 'alice:hunter2@proxy' refused", "proxy 'alice:<7>@proxy' refused"),
+        ("via http://bob:pw@proxy.example/", "via http://bob:<2>@proxy.example/"),
+        ("write to alice@example.com at 10:30", "write to alice@example.com at 10:30"),
+    ])
+    func schemelessUserInfo(text: String, redacted: String) {
+        #expect(TextRedaction.hidingPasswords(in: text) == redacted)
+        #expect(TextRedaction.hidingTokenLikeRuns(in: text) == TextRedaction.hidingTokenLikeRuns(in: redacted),
+                "provider text has its passwords hidden too")
+        #expect(TextRedaction.hidingPasswords(in: redacted) == redacted, "redacting twice changes nothing")
     }
 }

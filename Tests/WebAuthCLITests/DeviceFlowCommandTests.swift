@@ -43,6 +43,29 @@ struct DeviceFlowCommandTests {
         #expect(run.stdout.isEmpty)
     }
 
+    @Test("a plain-http verification page is refused: exit 3, one line naming it, no code shown")
+    func insecureVerificationURI() async throws {
+        let provider = try await Self.provider(faults: [.insecureVerificationURI])
+        let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "device"])
+        #expect(run.status == 3, "stderr: \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").filter { $0.contains("http://device.phish.invalid/device") && $0.contains("not https") }.count == 1,
+                "stderr: \(run.stderr)")
+        #expect(!run.stderr.contains("To sign in, open") && run.stdout.isEmpty)
+    }
+
+    @Test("a hostile verification page on another site: one warning line, and no control character reaches the terminal")
+    func hostileVerificationURI() async throws {
+        let provider = try await Self.provider(faults: [.hostileVerificationURI, .expiredDeviceCode])
+        let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "device"])
+        #expect(run.status == 5, "stderr: \(run.stderr)")
+        let isControl = { (scalar: Unicode.Scalar) in (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) }
+        #expect(!run.stderr.unicodeScalars.contains(where: isControl) && !run.stdout.unicodeScalars.contains(where: isControl),
+                "stderr: \(run.stderr.debugDescription)")
+        #expect(run.stderr.components(separatedBy: "warning: the provider sends you to https://device.phish.invalid/device").count == 2,
+                "one warning: \(run.stderr)")
+        #expect(run.stderr.contains("open https://device.phish.invalid/device on your phone"), "stderr: \(run.stderr)")
+    }
+
     @Test("--flow embedded with no display is the engine's typed error, exit 1, saying what to do")
     func embeddedWithoutDisplay() async throws {
         let provider = try await Self.provider()

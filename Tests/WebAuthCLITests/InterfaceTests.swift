@@ -81,6 +81,19 @@ struct InterfaceTests {
         #expect(broken.stdout.contains("ok       webkitgtk: WebKitGTK 2."))
     }
 
+    @Test("doctor hides a proxy password given with no scheme (curl's user:password@host[:port]), as text and as JSON", arguments: [
+        "alice:proxy-password-78@proxy.invalid:3128", "alice:proxy-password-78@proxy.invalid",
+    ])
+    func doctorSchemelessProxy(value: String) async throws {
+        for arguments in [["doctor"], ["doctor", "--json"]] {
+            let run = try await webauth(arguments, environment: ["https_proxy": value, "ALL_PROXY": value])
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.stdout.contains("alice:<") && run.stdout.contains("proxy.invalid"), "the proxy is still named: \(run.stdout)")
+            #expect(!run.stdout.contains("proxy-password-78") && !run.stderr.contains("proxy-password-78"),
+                    "\(arguments): \(run.stdout)\n\(run.stderr)")
+        }
+    }
+
     @Test("scripts/install puts the binary, the man page and the completions under a prefix")
     func install() async throws {
         let prefix = webauth.home.appendingPathComponent("prefix")

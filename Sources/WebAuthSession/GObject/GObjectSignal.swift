@@ -99,6 +99,11 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handl
     static var deleteEvent: Self { Self { cwk_connect_delete_event($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handler == CWKEnableDebuggingHandler {
+    /// `GtkWindow::enable-debugging` (the keybinding signal of Ctrl+Shift+I and Ctrl+Shift+D: the GTK Inspector).
+    static var enableDebugging: Self { Self { cwk_connect_enable_debugging($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handler == CWKKeyPressHandler {
     /// `GtkWidget::key-press-event`.
     static var keyPress: Self { Self { cwk_connect_key_press($0, $1, $2, $3) } }

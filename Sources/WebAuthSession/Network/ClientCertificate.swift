@@ -35,11 +35,17 @@ public final class ClientCertificate: @unchecked Sendable, CustomStringConvertib
     let certificate: GObjectReference<UnsafeMutablePointer<GTlsCertificate>>
 
     /// Reads a PEM or PKCS#12 file: `path` holds the certificate, and its key unless `keyPath`
-    /// names the key's PEM file; `password` opens a PKCS#12 file.
+    /// names the key's PEM file; `password` opens a PKCS#12 file. The file with the key is a
+    /// `SecretFile`: refused when others can write it, logged as a warning when they can read it.
     /// - Throws: ``ClientCertificateError`` when a file cannot be read, holds no key, or the password does not open it.
     public init(file path: String, keyPath: String? = nil, password: String? = nil) throws(ClientCertificateError) {
         source = .file(path: path, keyPath: keyPath)
         pin = nil
+        // The key's file (with no key file, the certificate's, which holds the key) is a secret file.
+        // A file not there is left to the reads below, which say so.
+        do { try SecretFile.checkLoggingWarning(keyPath ?? path) } catch .writableByOthers(let path, let mode) {
+            throw .writableByOthers(path: path, mode: mode)
+        } catch {}
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, message: "no such readable file") }
         do throws(GLibError) {
             if let keyPath {
@@ -85,6 +91,8 @@ public enum ClientCertificateError: Error, Sendable, Hashable, CustomStringConve
     case unreadable(path: String, message: String)
     /// The PEM file at `path` holds a certificate but no private key: name the key's file too.
     case noPrivateKey(path: String)
+    /// Group or others can write the file with the key (`SecretFile`): whoever can write it chooses the key.
+    case writableByOthers(path: String, mode: UInt32)
     /// The PKCS#12 file at `path` needs a password, and the one given (if any) does not open it.
     case wrongPassword(path: String, passwordGiven: Bool)
     /// No PKCS#11 token that p11-kit knows holds the certificate `uri` names: check that the
@@ -97,6 +105,7 @@ public enum ClientCertificateError: Error, Sendable, Hashable, CustomStringConve
         switch self {
         case .unreadable(let path, let message): "the client certificate \(path) cannot be read: \(message)"
         case .noPrivateKey(let path): "the client certificate \(path) holds no private key: give the key's file too"
+        case .writableByOthers(let path, let mode): "the client certificate's key: \(SecretFileError.writableByOthers(path: path, mode: mode))"
         case .wrongPassword(let path, let given):
             given ? "the password does not open the client certificate \(path)" : "the client certificate \(path) needs a password, and none was given"
         case .tokenUnavailable(let uri, let message): "no PKCS#11 token holds the client certificate \(uri): \(message)"

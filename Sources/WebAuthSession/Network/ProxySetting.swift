@@ -4,7 +4,8 @@ import Foundation
 public enum ProxySetting: Sendable, Hashable, CustomStringConvertible {
     /// The environment, as curl reads it: `https_proxy`/`HTTPS_PROXY` for https, `http_proxy`
     /// for http, `all_proxy`/`ALL_PROXY` for both, minus the hosts in `no_proxy`/`NO_PROXY`
-    /// (loopback hosts are proxied unless `no_proxy` names them). When none is set, the
+    /// (loopback hosts are proxied unless `no_proxy` names them); a value with no scheme
+    /// (`user:password@proxy:3128`) is an http proxy, as curl takes it. When none is set, the
     /// desktop's proxy settings (GNOME's, through GLib) decide. The default.
     case environment
     /// No proxy: every host is reached directly.
@@ -30,7 +31,10 @@ public enum ProxySetting: Sendable, Hashable, CustomStringConvertible {
         case .none: return .direct
         case .custom(let url, let ignoring): return .proxies(["http": .init(url), "https": .init(url)], ignoring: ignoring)
         case .environment:
-            let value = { (names: [String]) in names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }.flatMap { URL(string: $0) } }
+            // As curl: a value with no scheme (`alice:pw@proxy:3128`) is an http proxy.
+            let value = { (names: [String]) in
+                names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }.flatMap { URL(string: $0.contains("://") ? $0 : "http://" + $0) }
+            }
             let all = value(["all_proxy", "ALL_PROXY"])
             var proxies: [String: ProxyRoute.Endpoint] = [:]
             proxies["http"] = (value(["http_proxy"]) ?? all).map(ProxyRoute.Endpoint.init)

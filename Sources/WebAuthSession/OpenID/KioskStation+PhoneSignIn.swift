@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import OpenIDConnect
 
 extension KioskStation {
@@ -6,7 +7,8 @@ extension KioskStation {
     /// with a full-screen QR code of its verification URI, and the URI and user code to type.
     /// The visitor's password never touches the kiosk. A code that expires or that the visitor
     /// denies is replaced by a new one; the first approval ends the wait. Each new code is an
-    /// ``Event/phoneCodeShown(_:)``.
+    /// ``Event/phoneCodeShown(_:)``. A verification page on another site than the provider's is
+    /// logged as a warning; one that is not https ends the wait with ``SignInError/deviceAuthorization(_:)``.
     /// - Parameters:
     ///   - message: what the screen says above the code.
     ///   - deviceAuthorizationEndpoint: for a provider whose discovery does not list it.
@@ -25,6 +27,9 @@ extension KioskStation {
                 for try await state in states {
                     switch state {
                     case .codeIssued(let code):
+                        if let issuer = try? await client.providerConfiguration().issuer, let warning = code.siteWarning(issuer: issuer) {
+                            Logger(label: "WebAuthSession").warning("\(warning)")
+                        }
                         screen.show(code)
                         eventSink.yield(.phoneCodeShown(code))
                     case .authorized(let signedIn):

@@ -9,7 +9,8 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
     case literal(String)
     /// An environment variable of this process.
     case environment(String)
-    /// A file's contents, without the final newline.
+    /// A file's contents, without the final newline. It is a `SecretFile`: one that others can
+    /// write is refused, one that they can read is logged as a warning.
     case file(String)
     /// What a shell command (`/bin/sh -c`) prints, without the final newline; it must exit 0.
     /// It runs with a scrubbed environment: `PATH` (or `/usr/local/bin:/usr/bin:/bin` if unset),
@@ -55,9 +56,7 @@ public enum LoginValue: Sendable, Hashable, CustomStringConvertible {
             guard let value = environment[name] else { throw .unavailable("the environment variable \(name) is not set") }
             return value
         case .file(let path):
-            do { return Self.trimmingNewline(try String(contentsOfFile: path, encoding: .utf8)) } catch {
-                throw .unavailable("cannot read \(path): \(error.localizedDescription)")
-            }
+            do { return Self.trimmingNewline(try SecretFile.readLoggingWarning(path)) } catch { throw .unavailable("\(error)") }
         case .command(let command, let names):
             return try await Self.run(command, environment: Self.commandEnvironment(from: environment, passing: names))
         case .outbox(let url):

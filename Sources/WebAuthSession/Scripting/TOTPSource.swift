@@ -70,9 +70,7 @@ public struct TOTPSource: Sendable, Hashable, CustomStringConvertible, Decodable
             guard let value = environment[name] else { throw .unavailable("the environment variable \(name) is not set") }
             text = value
         case .file(let path):
-            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw .unavailable("cannot read \(path): \(error.localizedDescription)")
-            }
+            do { text = try SecretFile.readLoggingWarning(path) } catch { throw .unavailable("\(error)") }
         }
         do { return try TimeBasedOneTimePassword(base32Secret: text.trimmingCharacters(in: .whitespacesAndNewlines),
                                                  algorithm: algorithm, digits: digits, period: period) } catch {

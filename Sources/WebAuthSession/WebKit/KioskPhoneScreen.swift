@@ -33,7 +33,7 @@ final class KioskPhoneScreen {
         gtk_box_pack_end(cwk_box(box), instructions, 0, 0, 0)
         gtk_container_add(cwk_container(window), box)
         // As the start screen: Alt+F4 or the window manager's close keeps it.
-        connections = [SignalConnection(window, .deleteEvent, handler: Self.keepOpen)]
+        connections = [SignalConnection(window, .deleteEvent, handler: Self.keepOpen), KioskLockdown.keepInspectorShut(window)]
         self.window = window
         gtk_widget_show_all(window)
     }

@@ -45,6 +45,7 @@ final class KioskStartScreen {
             // Alt+F4 or the window manager's close (WM_DELETE_WINDOW) keeps it (TRUE): the kiosk
             // waits on this screen, and without it the next visitor would find nothing to press.
             SignalConnection(window, .deleteEvent, target: self, handler: Self.keepOpen),
+            KioskLockdown.keepInspectorShut(window),
         ]
         self.window = window
         self.button = button

@@ -20,6 +20,8 @@ final class SignInPage {
     private(set) var chrome: SignInWindowChrome?
     /// The bar, idle warning and touch keyboard around a kiosk page.
     private(set) var kioskFrame: KioskFrame?
+    /// A kiosk page: closing it clears the clipboard and the primary selection (``KioskLockdown``).
+    private var clearsClipboardOnClose = false
     private var connections: [SignalConnection] = []
     private var loopbackListener: LoopbackRedirectListener?
     /// The proxies the page goes through, for their credentials.
@@ -95,6 +97,8 @@ final class SignInPage {
         connections.append(FormActionWatch.install(in: view, reportingTo: self))
         if case .kiosk = options.presentation {
             connectKioskSignals(view: view)
+            connections.append(KioskLockdown.keepInspectorShut(window))
+            clearsClipboardOnClose = true
             idleWatch = wake(at: { $0.flow.idleDeadline }) { page in page.receive(.idleCheck(at: .now)) }
             idleWarningWatch = wake(at: { $0.kioskFrame?.nextIdleWarningChange(resetAt: $0.flow.idleDeadline, now: .now) }) { page in
                 page.updateIdleWarning()
@@ -371,6 +375,9 @@ final class SignInPage {
     /// Disconnects every handler, stops the timers and the listener, and drops the window, the
     /// view and a private context.
     private func release() {
+        // A kiosk visitor's session ends here, whichever way: the next visitor finds nothing to paste.
+        if clearsClipboardOnClose { KioskLockdown.clearClipboard() }
+        clearsClipboardOnClose = false
         connections.forEach { $0.disconnect() }
         connections = []
         idleWatch?.cancel()

@@ -84,6 +84,15 @@ enum XInput {
         try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "key", key])
     }
 
+    /// The text of the X selection `name` (`clipboard`, `primary`) as another program pastes it
+    /// (xclip); empty when it is empty or has no owner.
+    static func selection(_ name: String) async throws -> String {
+        let child = try ChildProcess("xclip", ["-o", "-selection", name], environment: environment, stdout: .pipe, stderr: .null)
+        let output = await child.outputToEnd()
+        _ = await child.exitStatus()  // 1 with no owner: nothing to paste either
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Sends every window titled `title` a WM_DELETE_WINDOW close request; returns how many.
     static func requestClose(title: String) async throws -> Int {
         let script = Bundle.module.url(forResource: "close_request", withExtension: "py", subdirectory: "Fixtures")!
