@@ -8,8 +8,8 @@ struct AccessTokenOptions: ParsableArguments {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
 
-    @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds.", valueName: "seconds"))
-    var minValid = 60
+    @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds (default: 60; more than the provider's tokens live: refreshed once a minute of it is used).", valueName: "seconds"))
+    var minValid: Int?
 
     @Option(name: .customLong("scope"),
             help: ArgumentHelp("A narrower access token, for these scopes only (repeatable or space-separated), through the refresh grant; kept apart from the sign-in's own.",
@@ -22,7 +22,7 @@ struct AccessTokenOptions: ParsableArguments {
     var resources: [String] = []
 
     func validate() throws {
-        guard minValid >= 0 else { throw ValidationError("--min-valid must be a number of seconds, 0 or more") }
+        guard (minValid ?? 0) >= 0 else { throw ValidationError("--min-valid must be a number of seconds, 0 or more") }
         if let resource = resources.first(where: { URLComponents(string: $0).map { $0.scheme == nil || $0.fragment != nil } ?? true }) {
             throw ValidationError("--resource \(resource) must be an absolute URI without a fragment, such as https://api.example.com")
         }
@@ -32,7 +32,7 @@ struct AccessTokenOptions: ParsableArguments {
     var target: AccessTokenTarget { AccessTokenTarget(scopes: scopes.isEmpty ? nil : scopes, resources: resources) }
 
     /// How long the token must stay valid.
-    var minimumValidity: Duration { .seconds(minValid) }
+    var minimumValidity: Duration { .seconds(minValid ?? 60) }
 
     /// The saved sign-in, its requests on the route of the default configuration file, else the environment.
     func savedSignIn() async throws(CommandFailure) -> SavedSignIn {
@@ -45,15 +45,30 @@ struct AccessTokenOptions: ParsableArguments {
         try await savedSignIn().manager()
     }
 
+    /// `wanted`, or when the provider's tokens live less than that (`lifetime` seconds), what a
+    /// refresh can give: such a token is refreshed once it has used a minute (at most half) of its
+    /// life, instead of on every call, which would spend a refresh for nothing fresher.
+    static func reachableValidity(_ wanted: Duration, lifetime: Int?) -> Duration {
+        guard let lifetime, lifetime > 0, wanted > .seconds(lifetime) else { return wanted }
+        return .seconds(lifetime - min(60, lifetime / 2))
+    }
+
     /// A fresh access token for ``target``, valid for ``minimumValidity`` more, checked by
     /// ``TokenRelease`` before it goes to `recipient`.
     func freshAccessToken(for recipient: SecretRecipient) async throws(CommandFailure) -> AccessToken {
         let manager = try await manager()
+        let lifetime = await manager.state.lastTokenResponse?.expiresIn
+        // Only a --min-valid asked for is capped: the default minute is the refresh margin itself.
+        let minimum = minValid == nil ? minimumValidity : Self.reachableValidity(minimumValidity, lifetime: lifetime)
         let token: AccessToken
         do throws(AuthStateError) {
-            token = try await manager.freshAccessToken(minimumValidity: minimumValidity, scopes: target.scopes, resources: target.resources)
+            token = try await manager.freshAccessToken(minimumValidity: minimum, scopes: target.scopes, resources: target.resources)
         } catch {
             throw CommandFailure(error)
+        }
+        if let lifetime, minimum < minimumValidity, let expiresAt = token.expiresAt {
+            FileHandle.standardError.write(Data(("Note: the provider's access tokens live \(lifetime) s, less than --min-valid \(minValid ?? 0): "
+                + "this one is valid for \(Int(expiresAt.timeIntervalSinceNow)) s more.\n").utf8))
         }
         try TokenRelease.check(token.token, profile: profile.name, to: recipient)
         return token

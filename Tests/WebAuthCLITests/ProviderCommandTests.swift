@@ -30,6 +30,20 @@ struct ProviderCommandTests {
         #expect(await process.exitStatus() == 0)
     }
 
+    /// Issue 30.1: on a taken port it printed nothing, never listened, and ignored SIGINT and SIGTERM.
+    @Test("a port another program listens on: exit 64 at once with 'port N is in use', not a silent process that ignores Ctrl-C")
+    func portInUse() async throws {
+        let first = try ChildProcess(WebAuthBinary.binary.path, ["provider"], environment: webauth.baseEnvironment, stdout: .pipe)
+        defer { first.signal(SIGKILL) }
+        let issuer = try #require(await first.firstLine())
+        let port = try #require(URL(string: issuer)?.port)
+        let second = try await webauth(["provider", "--port", String(port)])
+        #expect(second.status == 64 && second.stdout.isEmpty, "stderr: \(second.stderr)")
+        #expect(second.stderr == "Error: port \(port) is in use. Choose another --port, or 0 for a free one.\n", "stderr: \(second.stderr)")
+        first.signal(SIGTERM)
+        #expect(await first.exitStatus() == 0, "SIGTERM stops it as SIGINT does")
+    }
+
     @Test("a bad configuration or key file is a usage error")
     func badFiles() async throws {
         let config = try await webauth(["provider", "--config", try webauth.file("p.json", #"{"clients": []}"#)])

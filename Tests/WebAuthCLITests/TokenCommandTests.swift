@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
+@testable import webauth
 
 /// `webauth token`'s flags, `webauth exec` and `webauth env`, each after a real sign-in through
 /// the development provider's page, with the built binary.
@@ -39,11 +40,27 @@ struct TokenCommandTests {
         let (provider, tokens) = try await signedIn(lifetime: 600)
         let kept = try await webauth(["token", "--min-valid", "300"])
         #expect(kept.status == 0 && line(kept) == tokens["access_token"]?.stringValue && provider.refreshCount == 0, "stderr: \(kept.stderr)")
-        let renewed = try await webauth(["token", "--min-valid", "900"])
+        let renewed = try await webauth(["token", "--min-valid", "600"])  // as long as the provider gives: a refresh satisfies it
         #expect(renewed.status == 0 && line(renewed) != line(kept) && provider.refreshCount == 1, "stderr: \(renewed.stderr)")
         #expect(line(try await webauth(["token"])) == line(renewed), "the new token was saved")
         let negative = try await webauth(["token", "--min-valid", "-5"])
         #expect(negative.status == 64 && negative.stderr.contains("--min-valid"), "stderr: \(negative.stderr)")
+    }
+
+    /// Issue 30.5: with 300-second tokens, --min-valid 3000 refreshed on every call and said nothing.
+    @Test("--min-valid beyond what the provider's tokens live: no refresh while the token is as fresh as a refresh would make it, and a note says so")
+    func minValidBeyondLifetime() async throws {
+        let (provider, tokens) = try await signedIn(lifetime: 300)
+        let refreshes = provider.refreshCount
+        for _ in 0..<3 {
+            let run = try await webauth(["token", "--min-valid", "3000"])
+            #expect(run.status == 0 && line(run) == tokens["access_token"]?.stringValue, "stderr: \(run.stderr)")
+            #expect(run.stderr.contains("the provider's access tokens live 300 s, less than --min-valid 3000"), "stderr: \(run.stderr)")
+        }
+        #expect(provider.refreshCount == refreshes, "no refresh spent on a token as fresh as the provider gives")
+        #expect(AccessTokenOptions.reachableValidity(.seconds(3000), lifetime: 300) == .seconds(240))
+        #expect(AccessTokenOptions.reachableValidity(.seconds(3000), lifetime: 30) == .seconds(15))
+        #expect(AccessTokenOptions.reachableValidity(.seconds(60), lifetime: 300) == .seconds(60))
     }
 
     @Test("--scope: a narrower token cached apart; the main token, its scopes and the rotated refresh token saved; a wider scope exits 3")
