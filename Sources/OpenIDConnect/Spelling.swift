@@ -14,9 +14,11 @@ package enum Spelling {
         return best?.name
     }
 
-    /// "unknown key 'redirect_url' (did you mean 'redirect_uri'?)", or without the question.
+    /// "unknown key 'redirect_url' (did you mean 'redirect_uri'?)", or with no close name, the
+    /// names there are: "unknown key 'colour' (known: client_id, issuer, …)".
     package static func unknown(_ what: String, _ typed: String, among known: some Sequence<String>) -> String {
-        "unknown \(what) '\(typed)'" + (suggestion(for: typed, among: known).map { " (did you mean '\($0)'?)" } ?? "")
+        if let near = suggestion(for: typed, among: known) { return "unknown \(what) '\(typed)' (did you mean '\(near)'?)" }
+        return "unknown \(what) '\(typed)' (known: \(Set(known).sorted().joined(separator: ", ")))"
     }
 
     /// The Levenshtein distance: insertions, deletions and substitutions.

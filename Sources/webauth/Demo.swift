@@ -104,7 +104,7 @@ struct Demo: AsyncParsableCommand {
                 _ = try await narrator.timed("signed out at the provider") {
                     try await client.signOut(refreshed, options: options)
                 }
-                print(JSONValue.object(idToken.claims.all.merging(userinfo) { $1 }).description)
+                print(JSONValue.object(SignInSummary.shown(idToken.claims.all.merging(userinfo) { $1 })).description)
             } catch let error as SignInError {
                 throw CommandFailure(error)
             } catch let error as AuthStateError {

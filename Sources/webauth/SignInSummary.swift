@@ -18,10 +18,7 @@ enum SignInSummary {
         if let reason = state.reauthenticationReason { fields["sign_in_again"] = .string("\(reason)") }
         if let idToken = state.idToken {
             fields["subject"] = .string(idToken.subject)
-            // The nonce has done its work, but it is still the request's secret: its length only.
-            var claims = idToken.claims.all
-            if let nonce = claims["nonce"]?.stringValue { claims["nonce"] = .string("<\(nonce.count)>") }
-            fields["id_token_claims"] = .object(claims)
+            fields["id_token_claims"] = .object(Self.shown(idToken.claims.all))
         }
         if let scope = state.lastTokenResponse?.scope ?? state.lastAuthorizationResponse?.scope {
             fields["scopes"] = .array(scope.split(separator: " ").map { .string(String($0)) })
@@ -35,5 +32,13 @@ enum SignInSummary {
             fields["id_token"] = state.idToken.map { .string($0.rawValue) } ?? .null
         }
         return .object(fields)
+    }
+
+    /// ID-token claims as every output shows them: the nonce has done its work, but it is still the
+    /// request's secret, so its length only.
+    static func shown(_ claims: [String: JSONValue]) -> [String: JSONValue] {
+        var claims = claims
+        if let nonce = claims["nonce"]?.stringValue { claims["nonce"] = .string("<\(nonce.count)>") }
+        return claims
     }
 }

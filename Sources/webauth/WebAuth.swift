@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenIDConnect
 
 /// `webauth`: sign in to OAuth 2.0 / OpenID Connect providers from the command line.
 @main
@@ -25,7 +26,21 @@ struct WebAuth: AsyncParsableCommand {
         // Our secret variables are read into memory and leave the environment before any command
         // runs: WebKit's processes and every program started later inherit what is left.
         CommandEnvironment.withholdSecrets()
+        if let failure = unknownCommand(CommandLine.arguments.dropFirst().first) {
+            FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.advice)\n".utf8))
+            Foundation.exit(failure.status.rawValue)
+        }
         guard URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent == DockerCredential.programName else { return await main(nil) }
         await DockerCredential.main(Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// A first argument that names no command (`webauth tokn`): the command it is closest to, or
+    /// the commands there are. ArgumentParser alone says only "Unexpected argument".
+    static func unknownCommand(_ first: String?) -> CommandFailure? {
+        guard let first, !first.hasPrefix("-"), URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent != DockerCredential.programName
+        else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        return CommandFailure(.usage, Spelling.unknown("command", first, among: names))
     }
 }

@@ -59,7 +59,7 @@ struct ConfigFileTests {
         ("malformed-later", "is not valid JSON: line 3, column 15: expected ':' after the name"),
         ("not-an-object", "is not a JSON object or a property-list dictionary"),
         ("misspelt", "unknown key 'redirect_url' (did you mean 'redirect_uri'?) in"),
-        ("unknown", "unknown key 'colour' in"),
+        ("unknown", "unknown key 'colour' (known: allow_insecure_http, authorization_endpoint, ca_file, client_certificate"),
         ("no-client-id", "no client ID"),
         ("wrong-type", "client_id in"),
     ])

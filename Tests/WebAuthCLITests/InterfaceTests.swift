@@ -31,6 +31,18 @@ struct InterfaceTests {
         #expect(run.stdout.wholeMatch(of: /\d+\.\d+\.\d+\n/) != nil, "stdout: \(run.stdout)")
     }
 
+    /// Issue 30.14: `webauth tokn` said only "Unexpected argument".
+    @Test("an unknown command: exit 64 and one line naming the nearest command, or the commands there are")
+    func unknownCommand() async throws {
+        let near = try await webauth(["tokn"])
+        #expect(near.status == 64 && near.stderr == "Error: unknown command 'tokn' (did you mean 'token'?). See `webauth help`.\n",
+                "stderr: \(near.stderr)")
+        let far = try await webauth(["frobnicate", "--flag"])
+        #expect(far.status == 64 && far.stderr.hasPrefix("Error: unknown command 'frobnicate' (known: batch, demo,")
+                    && far.stderr.split(separator: "\n").count == 1, "stderr: \(far.stderr)")
+        #expect(try await webauth(["help", "token"]).status == 0, "help and its topics still work")
+    }
+
     @Test("every JSON output matches its schema, with one type per field (refresh_token too)")
     func schemas() async throws {
         let provider = try await OpenIDProvider.start()
