@@ -32,18 +32,21 @@ struct Profiles: AsyncParsableCommand {
     }
 
     /// The columns NAME, SUBJECT, ISSUER, EXPIRES, STORE, padded; a sign-in that cannot be read
-    /// shows what is wrong instead of its subject.
+    /// shows a short reason instead of its subject, and the whole reason below the table, so one
+    /// damaged entry does not stretch every row.
     static func table(_ entries: [Entry]) -> String {
         guard !entries.isEmpty else { return "No saved sign-ins (webauth login saves one).\n" }
         let rows = [["NAME", "SUBJECT", "ISSUER", "EXPIRES", "STORE"]] + entries.map { entry in
-            [entry.name, entry.problem.map { "(\($0))" } ?? entry.subject ?? "-", entry.issuer ?? "-",
+            [entry.name, entry.problem.map { _ in "(cannot be read*)" } ?? entry.subject ?? "-", entry.issuer ?? "-",
              entry.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "-", entry.store]
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
+        let table = rows.map { row in
             row.indices.map { column in column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
+        let notes = entries.compactMap { entry in entry.problem.map { "* \(entry.name): \($0)" } }
+        return notes.isEmpty ? table : table + "\n" + notes.joined(separator: "\n") + "\n"
     }
 
     /// One saved sign-in as listed.
