@@ -335,6 +335,29 @@ extension EngineTests {
             _ = try await run.value
         }
 
+        /// Issue 30.11: after a login form was submitted with its field focused, the keyboard stayed
+        /// on the next page (the demo's consent page), which has no text field.
+        @Test("the touch keyboard goes away with the page whose field had focus: the next page has none")
+        func touchKeyboardLeavesWithThePage() async throws {
+            let site = try await TestSite.start()
+            let next = site.page(body: "<h1 id='consent'>Allow access?</h1><button id='allow'>Allow</button>")
+            let page = site.page(body: "<form action=\(js(next.absoluteString)) method='get'><input id='name' name='name'></form>")
+            let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: Self.kioskOptions())
+            let recorder = EventRecorder(session)
+            let run = Task { try await session.start() }
+            defer { session.cancel() }
+            try await session.waitForElement("#name")
+            let keyboardShowing = { await Task { @WebKitActor in session.page?.kioskFrame?.keyboard?.isShowing }.value }
+            try await Self.tapField("#name", in: session, recorder: recorder)
+            #expect(await keyboardShowing() == true)
+            try await session.evaluateJavaScript("document.querySelector('form').submit(); null")
+            try await session.waitForElement("#consent")
+            #expect(await recorder.first { $0 == .touchKeyboard(shown: false) } == .touchKeyboard(shown: false))
+            #expect(await keyboardShowing() == false)
+            try await session.evaluateJavaScript("location.href = 'com.example:/cb?done=1'")
+            _ = try await run.value
+        }
+
         @Test("the touch keyboard types into a React-controlled field and a password field, and logs no key")
         func touchKeyboardTypesIntoReact() async throws {
             let site = try await TestSite.start()

@@ -75,6 +75,12 @@ final class KioskFrame {
         }
     }
 
+    /// A new document replaced the page: its fields are gone, and with them the focus (a page that
+    /// focuses a field itself says so again), so the touch keyboard goes away.
+    func pageCommitted() {
+        textFieldFocused(false)
+    }
+
     private func textFieldFocused(_ focused: Bool) {
         guard let keyboard, keyboard.isShowing != focused else { return }
         keyboard.show(focused)

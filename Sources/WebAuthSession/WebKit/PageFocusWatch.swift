@@ -35,6 +35,8 @@ final class PageFocusWatch {
           const post = (focused) => window.webkit.messageHandlers.\(channel).postMessage(focused);
           document.addEventListener('focusin', (event) => post(takesText(event.target)), true);
           document.addEventListener('focusout', (event) => { if (!takesText(event.relatedTarget)) post(false); }, true);
+          // A field focused before this listener ran (autofocus) says so once the page has loaded.
+          window.addEventListener('load', () => { if (takesText(document.activeElement)) post(true); });
         })();
         """
 }

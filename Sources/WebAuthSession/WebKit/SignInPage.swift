@@ -547,6 +547,7 @@ final class SignInPage {
             let tls = tlsState(view)
             chrome?.show(host: host, tls: tls)
             kioskFrame?.show(host: host, tls: tls)
+            kioskFrame?.pageCommitted()
             emit(.loadCommitted(url: url, host: host, tls: tls))
             notifyPageChange()
         case WEBKIT_LOAD_FINISHED:
