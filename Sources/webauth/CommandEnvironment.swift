@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OpenIDConnect
 
 /// The environment `webauth` started with, read once into memory, and the one place that takes
@@ -19,4 +20,24 @@ enum CommandEnvironment {
         _ = original  // read before anything is removed
         for name in SecretVariables.known.union(names) where getenv(name) != nil { unsetenv(name) }
     }
+
+    /// With no `XDG_RUNTIME_DIR` (SSH without a login session, containers, CI), GLib puts runtime
+    /// files under `~/.cache`: WebKit's sandbox records (`.flatpak/webkit-*/bwrapinfo.json`, one per
+    /// web process) and dconf's `user` file. This points it at a private folder (0700, under
+    /// `$TMPDIR`, or `/tmp` when that is too deep for the sockets WebKit's D-Bus proxy makes in it:
+    /// a socket's path has at most 107 bytes) removed when the command exits, before anything reads
+    /// it: GLib reads it once.
+    static func provideRuntimeDirectory() {
+        guard (getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "").isEmpty else { return }
+        let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).path
+        var template = Array(((temporary.utf8.count <= 40 ? temporary : "/tmp") + "/webauth-runtime-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { return }  // GLib's fallback then, as before
+        let path = String(cString: created)
+        runtimeDirectory.withLock { $0 = path }
+        setenv("XDG_RUNTIME_DIR", path, 1)
+        atexit { CommandEnvironment.runtimeDirectory.withLock { $0 }.map { try? FileManager.default.removeItem(atPath: $0) } }
+    }
+
+    /// The folder ``provideRuntimeDirectory()`` made, if it made one.
+    private static let runtimeDirectory = Mutex<String?>(nil)
 }

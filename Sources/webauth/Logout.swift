@@ -44,7 +44,14 @@ struct Logout: AsyncParsableCommand {
                 return
             }
             let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
-            let saved = try await SavedSignIn(profile: profile, secret: secret, network: network)
+            let saved: SavedSignIn
+            do { saved = try await SavedSignIn(profile: profile, secret: secret, network: network) } catch let failure as CommandFailure where local && failure.status == .signInRequired {
+                // No sign-in was saved, but a failed one may have left the provider's cookies: those go.
+                guard try Self.removeLeftoverWebsiteData(profile) else { throw failure }
+                print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(false),
+                                        "refresh_token_revoked": .bool(false)]).description)
+                return
+            }
             let configuration = saved.state.configuration
             let deadline = presentation.deadline()
             // Usage errors before anything is revoked.

@@ -26,6 +26,7 @@ struct WebAuth: AsyncParsableCommand {
         // Our secret variables are read into memory and leave the environment before any command
         // runs: WebKit's processes and every program started later inherit what is left.
         CommandEnvironment.withholdSecrets()
+        CommandEnvironment.provideRuntimeDirectory()
         if let failure = unknownCommand(CommandLine.arguments.dropFirst().first) {
             FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.advice)\n".utf8))
             Foundation.exit(failure.status.rawValue)

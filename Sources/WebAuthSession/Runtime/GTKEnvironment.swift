@@ -6,7 +6,9 @@ internal import CWebKitGTK
 ///
 /// The one place the engine changes the process environment, once, before GTK starts: GTK reads
 /// the display from it, and WebKit's web processes inherit it. On a private Xvfb that is
-/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed; with no D-Bus
+/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed; with no
+/// `XDG_RUNTIME_DIR`, the engine's scratch directory (see ``privateRuntimeDirectory(_:)``), and Mesa's shader
+/// cache there too (``privateShaderCache(_:)``); with no D-Bus
 /// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``); with
 /// ``EngineConfiguration/trustedNegotiateSites``, the network process's list of them (see
 /// ``NegotiateTrust``). Everything else the engine does is decided by ``EngineConfiguration``
@@ -64,11 +66,31 @@ enum GTKEnvironment {
             }
         }
         accessibilityBus(ProcessInfo.processInfo.environment)
+        privateRuntimeDirectory(ProcessInfo.processInfo.environment)
+        privateShaderCache(ProcessInfo.processInfo.environment)
         guard gtk_init_check(nil, nil) != 0 else {
             let name = getenv("DISPLAY").map { String(cString: $0) } ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
             return .failure(.noDisplay("GTK could not open display '\(name)'"))
         }
         return .success(())
+    }
+
+    /// With no `XDG_RUNTIME_DIR`, GLib puts runtime files under `~/.cache` (WebKit's sandbox
+    /// records, dconf's `user` file): they go to the engine's scratch directory instead, removed at
+    /// shutdown. GLib reads the variable once, so a program that used it before keeps its answer;
+    /// and a scratch directory too deep for the sockets WebKit's D-Bus proxy makes in it (a socket's
+    /// path has at most 107 bytes) is not used for it.
+    private static func privateRuntimeDirectory(_ environment: [String: String]) {
+        guard (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty, let scratch = try? EngineRuntime.shared.scratchDirectory(),
+              scratch.utf8.count <= 60 else { return }
+        setenv("XDG_RUNTIME_DIR", scratch, 1)
+    }
+
+    /// Mesa keeps compiled shaders in `~/.cache/mesa_shader_cache` unless told otherwise: they go
+    /// to the engine's scratch directory, removed at shutdown (a cache a person set keeps its place).
+    private static func privateShaderCache(_ environment: [String: String]) {
+        guard environment["MESA_SHADER_CACHE_DIR"] == nil, let scratch = try? EngineRuntime.shared.scratchDirectory() else { return }
+        setenv("MESA_SHADER_CACHE_DIR", scratch, 1)
     }
 
     /// With no D-Bus session there is no accessibility bus, but a sandboxed web process still
