@@ -106,18 +106,29 @@ struct InterfaceTests {
         }
     }
 
-    @Test("scripts/install puts the binary, the man page and the completions under a prefix")
+    /// Issue 30.12: with WEBAUTH_BINARY it still ran `swift build` for the man page, in the checkout.
+    @Test("scripts/install puts the binary, its man pages (written by the binary) and the completions under a prefix, with no Swift on PATH")
     func install() async throws {
         let prefix = webauth.home.appendingPathComponent("prefix")
         let run = try await webauth.run(URL(fileURLWithPath: "/bin/bash"), [Self.root.appendingPathComponent("scripts/install").path, prefix.path],
-                                        environment: ["WEBAUTH_BINARY": WebAuthBinary.binary.path])
+                                        environment: ["WEBAUTH_BINARY": WebAuthBinary.binary.path, "PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let version = try await webauth.run(prefix.appendingPathComponent("bin/webauth"), ["--version"])
         #expect(version.status == 0 && run.stderr.contains("installed webauth \(version.stdout.trimmingCharacters(in: .newlines)) in"))
         let docker = prefix.appendingPathComponent("bin/docker-credential-webauth").path
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: docker) == "webauth", "Docker's helper name, a symlink beside webauth")
         let manual = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/webauth.1"), encoding: .utf8)
-        #expect(manual.contains(".Dt WEBAUTH 1") && manual.contains("doctor") && manual.contains("settle-time"), "the man page: \(manual.prefix(300))")
+        #expect(manual.contains(".Dt WEBAUTH 1") && manual.contains("doctor") && manual.contains(".Xr webauth-login 1"),
+                "the man page: \(manual.prefix(300))")
+        let login = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/webauth-login.1"), encoding: .utf8)
+        #expect(login.contains(".Dt WEBAUTH-LOGIN 1") && login.contains(".It \\-\\-settle\\-time") && login.contains(".Sh SYNOPSIS"),
+                "one page per command: \(login.prefix(300))")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: prefix.appendingPathComponent("share/man/man1").path)
+        #expect(pages.count == 16 && pages.contains("webauth-git-credential.1") && !pages.contains("webauth-manual.1"), "\(pages.sorted())")
+        let rendered = try await webauth.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", prefix.appendingPathComponent("share/man/man1/webauth-token.1").path],
+                                             environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
+        #expect(rendered.status == 0 && rendered.stdout.contains("--min-valid") && !rendered.stderr.contains("warning"),
+                "man renders it: \(rendered.stderr)")
         for (path, marker) in [("share/bash-completion/completions/webauth", "complete"), ("share/zsh/site-functions/_webauth", "#compdef webauth"),
                                ("share/fish/vendor_completions.d/webauth.fish", "complete -c 'webauth'")] {
             let text = try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
