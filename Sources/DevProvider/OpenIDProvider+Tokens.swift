@@ -111,7 +111,7 @@ extension OpenIDProvider {
     /// Tokens for `grant`: an access token with `requested`'s scope and audiences (else the grant's
     /// scope, for the client), an ID token, and with `offline_access` a refresh token for the whole grant.
     func issueTokens(for grant: Grant, includeNonce: Bool, _ requested: RequestedAccess = RequestedAccess()) async -> LocalHTTPResponse {
-        let accessToken = Self.randomToken() + (has(.injectingAccessToken) ? "\nquit=1" : "")
+        let accessToken = Self.randomToken() + (has(.injectingAccessToken) ? "\nquit=1" : has(.spacedAccessToken) ? " opaque" : "")
         let refreshToken = grant.scope.split(separator: " ").contains("offline_access") ? Self.randomToken() : nil
         let now = Date().timeIntervalSince1970.rounded(.down) - (has(.expiredIDToken) ? 3600 : 0)
         let lifetime = Double(accessTokenLifetime)

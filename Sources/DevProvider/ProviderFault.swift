@@ -54,4 +54,7 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// Access tokens end in a line of their own (`\nquit=1`), as a hostile provider's would, to
     /// inject attributes into a line protocol (git's credential helpers) that prints them.
     case injectingAccessToken = "injecting-access-token"
+    /// Access tokens hold a space: printable ASCII, but not RFC 6750's `b64token` (an opaque format
+    /// some providers use), which `webauth env` warns about and still prints.
+    case spacedAccessToken = "spaced-access-token"
 }

@@ -132,6 +132,18 @@ struct SecretReleaseTests {
         }
     }
 
+    @Test("a printable token outside RFC 6750's b64token is handed out, and env says it may be refused by some programs")
+    func opaqueToken() async throws {
+        let provider = try await OpenIDProvider.start()
+        provider.faults = [.spacedAccessToken]
+        try await signIn(provider)
+        let token = try await webauth(["token"])
+        #expect(token.status == 0 && token.stdout.hasSuffix(" opaque\n") && token.stderr.isEmpty, "stderr: \(token.stderr)")
+        let env = try await webauth(["env"])
+        #expect(env.status == 0 && env.stdout.hasPrefix("export ACCESS_TOKEN='"), "stderr: \(env.stderr)")
+        #expect(env.stderr == "Warning: the provider's access token is not an RFC 6750 bearer token (b64token); some programs may refuse it.\n")
+    }
+
     @Test("exec's program gets the token variable and none of webauth's secret variables")
     func execWithholdsSecrets() async throws {
         let provider = try await OpenIDProvider.start()
