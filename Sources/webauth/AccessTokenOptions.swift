@@ -11,6 +11,9 @@ struct AccessTokenOptions: ParsableArguments {
     @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds (default: 60; more than the provider's tokens live: refreshed once a minute of it is used).", valueName: "seconds"))
     var minValid: Int?
 
+    @Flag(help: "Refresh now, even when the token is fresh (the provider changed what a token carries, say).")
+    var refresh = false
+
     @Option(name: .customLong("scope"),
             help: ArgumentHelp("A narrower access token, for these scopes only (repeatable or space-separated), through the refresh grant; kept apart from the sign-in's own.",
                                valueName: "scope"))
@@ -62,6 +65,7 @@ struct AccessTokenOptions: ParsableArguments {
         let minimum = minValid == nil ? minimumValidity : Self.reachableValidity(minimumValidity, lifetime: lifetime)
         let token: AccessToken
         do throws(AuthStateError) {
+            if refresh { try await manager.refreshNow() }
             token = try await manager.freshAccessToken(minimumValidity: minimum, scopes: target.scopes, resources: target.resources)
         } catch {
             throw CommandFailure(error)

@@ -184,7 +184,7 @@ struct SavedSignInNetworkTests {
         try await signIn(provider)
         let proxy = try await Tinyproxy.start(in: webauth.home)
         try configure(#"{"proxy": "\#(proxy.url)"}"#)
-        let token = try await webauth(["token", "--min-valid", "999999"])
+        let token = try await webauth(["token", "--refresh"])
         let userinfo = try await webauth(["userinfo"])
         let log = await proxy.stop()
         #expect(token.status == 0 && provider.refreshCount == 1, "stderr: \(token.stderr)")
@@ -198,17 +198,21 @@ struct SavedSignInNetworkTests {
         let provider = try await OpenIDProvider.start()
         try await signIn(provider)
         let proxy = try await Tinyproxy.start(in: webauth.home)
-        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        try configure(#"{"proxy": "\#(proxy.url)", "credential_hosts": {"git.example.com": "default"}}"#)
         /// `webauth arguments` with `input` on its standard input, as git gives it.
         func helper(_ arguments: [String], input: String = "") async throws -> WebAuthBinary.Run {
             try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"printf %s "$0" | "$@""#, input, WebAuthBinary.binary.path] + arguments)
         }
-        let request = "protocol=https\nhost=git.example.com\n\n"
-        // erase expires the access token: the next helper must refresh it.
-        let erased = try await helper(["git-credential", "erase"], input: request)
+        let request = "protocol=https\nhost=git.example.com\n"
+        /// git's erase of the token it was given: the next helper must refresh it.
+        func erase() async throws -> WebAuthBinary.Run {
+            let token = try await webauth(["token"]).stdout.trimmingCharacters(in: .newlines)
+            return try await helper(["git-credential", "erase"], input: request + "password=\(token)\n\n")
+        }
+        let erased = try await erase()
         let kubernetes = try await helper(["kubernetes-credential"])
-        let erasedAgain = try await helper(["git-credential", "erase"], input: request)
-        let git = try await helper(["git-credential", "get"], input: request)
+        let erasedAgain = try await erase()
+        let git = try await helper(["git-credential", "get"], input: request + "\n")
         let log = await proxy.stop()
         for run in [erased, kubernetes, erasedAgain, git] { #expect(run.status == 0, "stderr: \(run.stderr)") }
         #expect(git.stdout.contains("password=") && kubernetes.stdout.contains("ExecCredential"))
@@ -235,9 +239,9 @@ struct SavedSignInNetworkTests {
         let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
         try await signIn(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
                                     "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile])
-        let without = try await webauth(["token", "--min-valid", "999999"])
+        let without = try await webauth(["token", "--refresh"])
         try configure(#"{"ca_file": "\#(front.caFile)"}"#)
-        let with = try await webauth(["token", "--min-valid", "999999"])
+        let with = try await webauth(["token", "--refresh"])
         await front.stop()
         #expect(without.status == 4 && without.stderr.contains("TLS error talking to \(front.url)"), "stderr: \(without.stderr)")
         #expect(without.stderr.contains("ca_file"), "the message says what to do; stderr: \(without.stderr)")

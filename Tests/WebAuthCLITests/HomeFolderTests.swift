@@ -24,7 +24,8 @@ struct HomeFolderTests {
         let temporary = webauth.home.appendingPathComponent("tmp-\(UUID().uuidString)")
         for folder in [home, temporary] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         // The XDG folders where they are by default, under HOME, so everything lands where the test looks.
-        let environment = ["HOME": home.path, "XDG_RUNTIME_DIR": "", "TMPDIR": temporary.path,
+        // No session bus at all (an SSH login, a container): the tests' own missing socket would keep the runtime folder away.
+        let environment = ["HOME": home.path, "XDG_RUNTIME_DIR": "", "TMPDIR": temporary.path, "DBUS_SESSION_BUS_ADDRESS": "",
                            "XDG_STATE_HOME": home.path + "/.local/state", "XDG_DATA_HOME": home.path + "/.local/share",
                            "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"]
         let script = try webauth.file("login-\(UUID().uuidString).yaml", LoginCommandTests.passwordScript)
