@@ -46,7 +46,7 @@ struct Demo: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the demo was stopped") {
+        try await reportingFailures(ifInterrupted: "the demo was stopped", offering: [.verbose, .timeout]) {
             let narrator = Narrator(verbose: verbose)
             // A scripted window or kiosk is for nobody to see: with no display, it goes to a private Xvfb on purpose.
             // A kiosk never opens GTK's inspector, even with GTK_DEBUG=interactive.

@@ -51,7 +51,7 @@ struct Login: AsyncParsableCommand {
     var showTokens = false
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved") {
+        try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
             let deadline = presentation.deadline()

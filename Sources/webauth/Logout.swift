@@ -35,7 +35,7 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup(title: "Presentation") var presentation: PresentationOptions
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept") {
+        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             if local, let removed = try await ProfileStore.removingUnreadable(name: profile.name, choice: profile.store) {
                 narrator.warn("the saved sign-in in \(removed) could not be read and was removed; its refresh token was not revoked")
@@ -43,10 +43,10 @@ struct Logout: AsyncParsableCommand {
                                         "refresh_token_revoked": .bool(false)]).description)
                 return
             }
-            let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
-            let saved = try await SavedSignIn(profile: profile, secret: secret, network: network)
-            let configuration = saved.state.configuration
             let deadline = presentation.deadline()
+            let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
+            let saved = try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline)
+            let configuration = saved.state.configuration
             // Usage errors before anything is revoked.
             let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
             if redirectURI != nil { try network.prepareEngine(websiteData: profile.websiteData()) }
