@@ -3,10 +3,11 @@ import Foundation
 import OpenIDConnect
 
 /// Which saved sign-in's access token `token`, `exec` and `env` use, how long it must stay
-/// valid, and for which scopes and resources.
+/// valid, for which scopes and resources, and how long the command may take.
 struct AccessTokenOptions: ParsableArguments {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
+    @OptionGroup var timing: TimeoutOption
 
     @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds (default: 60; more than the provider's tokens live: refreshed once a minute of it is used).", valueName: "seconds"))
     var minValid: Int?
@@ -37,10 +38,12 @@ struct AccessTokenOptions: ParsableArguments {
     /// How long the token must stay valid.
     var minimumValidity: Duration { .seconds(minValid ?? 60) }
 
-    /// The saved sign-in, its requests on the route of the default configuration file, else the environment.
+    /// The saved sign-in, its requests on the route of the default configuration file, else the
+    /// environment, within `--timeout` from now.
     func savedSignIn() async throws(CommandFailure) -> SavedSignIn {
+        let deadline = timing.deadline()
         let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
-        return try await SavedSignIn(profile: profile, secret: secret, network: network)
+        return try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline)
     }
 
     /// A manager of the saved sign-in, saving refreshes back to its store.

@@ -57,7 +57,7 @@ struct Batch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the batch was cancelled; the sign-ins under way were stopped") {
+        try await reportingFailures(ifInterrupted: "the batch was cancelled; the sign-ins under way were stopped", offering: [.verbose, .timeout]) {
             let narrator = Narrator(verbose: verbose, quiet: true)
             let settings = try client.resolve()
             guard let script = try scripting.loginScript() else { throw CommandFailure(.usage, "webauth batch needs --script FILE") }

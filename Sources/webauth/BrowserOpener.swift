@@ -13,9 +13,11 @@ enum BrowserOpener {
             let opener: SystemBrowser = command.map { .command([$0]) } ?? .desktopDefault
             let atTerminal = isatty(STDERR_FILENO) == 1
             if atTerminal { instruct(url) }
-            do { try await opener.open(url) } catch {
+            do throws(WebAuthenticationError) { try await opener.open(url) } catch {
                 if !atTerminal { instruct(url) }
-                write("No browser could be opened here (\(error)); open the URL above yourself.")
+                // Its reason alone: "could not be opened" is this line's to say.
+                let reason = if case .browserUnavailable(let reason) = error { reason } else { "\(error)" }
+                write("No browser could be opened here (\(reason)); open the URL above yourself.")
             }
         }
     }

@@ -11,6 +11,7 @@ struct CredentialHelperOptions: ParsableArguments {
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
+    @OptionGroup var timing: TimeoutOption
 
     /// The gate for access tokens: the `credential_hosts` of the configuration file (none: no site gets one).
     /// - Throws: ``CommandFailure`` (usage): the file cannot be read, or a key is not a site a token may go to.
@@ -47,7 +48,7 @@ struct CredentialHelperOptions: ParsableArguments {
     /// The saved sign-in of `name`, opened for use.
     func manager(profile name: String) async throws(CommandFailure) -> AuthStateManager {
         let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
-        return try await SavedSignIn(profile: profile.named(name), secret: secret, network: network).manager()
+        return try await SavedSignIn(profile: profile.named(name), secret: secret, network: network, deadline: timing.deadline()).manager()
     }
 
     /// Answers `get`: a fresh access token of `name` for `site`, checked by ``TokenRelease``.

@@ -58,10 +58,10 @@ extension Demo {
             await camera.shoot(session, "phone-1-code")
             try await LoginScript([.click("#continue"), .fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
                                    .click("#sign-in"), .waitForElement("#allow")])
-                .run(in: session, environment: ["PASSWORD": OpenIDProvider.User.alice.password])
+                .run(in: session, environment: ["PASSWORD": OpenIDProvider.User.alice.password], http: Demo.http)
             await camera.shoot(session, "phone-2-allow")
             narrator.say("phone: signed in as alice; allowing the device")
-            try await LoginScript([.click("#allow"), .waitForText("You can go back to your device")]).run(in: session)
+            try await LoginScript([.click("#allow"), .waitForText("You can go back to your device")]).run(in: session, http: Demo.http)
             narrator.say("phone: the page says the device is signed in")
         }
         _ = try? await session.start()

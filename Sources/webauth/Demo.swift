@@ -46,7 +46,7 @@ struct Demo: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the demo was stopped") {
+        try await reportingFailures(ifInterrupted: "the demo was stopped", offering: [.verbose, .timeout]) {
             let narrator = Narrator(verbose: verbose)
             // A scripted window or kiosk is for nobody to see: with no display, it goes to a private Xvfb on purpose.
             // A kiosk never opens GTK's inspector, even with GTK_DEBUG=interactive.
@@ -65,7 +65,7 @@ struct Demo: AsyncParsableCommand {
             }
             narrator.say("OpenID provider at \(provider.issuer)")
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
-                                             redirectURI: try! RedirectURI("com.example.webauth:/callback"))
+                                             redirectURI: try! RedirectURI("com.example.webauth:/callback"), http: Self.http)
             var options = WebAuthenticationOptions()
             options.presentation = interactive ? .window() : presentation.sessionPresentation
             options.timeout = .seconds(timeout)
@@ -95,7 +95,7 @@ struct Demo: AsyncParsableCommand {
                 }
                 guard let idToken = signedIn.idToken else { throw CommandFailure(.providerError, "the provider issued no ID token") }
                 narrator.say("ID token valid: sub \(idToken.subject)\(flow == .device ? "" : ", nonce matched"), signed with ES256")
-                let manager = AuthStateManager(state: signedIn)
+                let manager = AuthStateManager(state: signedIn, http: Self.http)
                 let refreshed = try await narrator.timed("refreshed the tokens (the refresh token rotated)") {
                     try await manager.refreshNow()
                 }
@@ -115,6 +115,10 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// A wrong password first (the page says so), then alice's, then Allow.
+    /// The demo's requests go through WebKit's own network stack: Foundation's URLSession, the
+    /// library's default, makes cache and cookie folders under HOME as soon as one is created.
+    static let http: any HTTPClient = SoupHTTPClient()
+
     private static func signInWithPassword(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
         let passwords = ["WRONG_PASSWORD": "not-the-password", "PASSWORD": OpenIDProvider.User.alice.password]
         try await session.waitForElement("#password")
@@ -122,14 +126,14 @@ struct Demo: AsyncParsableCommand {
         narrator.say("typing a wrong password first")
         try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("WRONG_PASSWORD")),
                                .click("#sign-in"), .waitForElement("#error")])
-            .run(in: session, environment: passwords)
+            .run(in: session, environment: passwords, http: Demo.http)
         let message = try await session.evaluateJavaScript("document.getElementById('error').textContent")
         narrator.say("the page says: \(message.stringValue ?? "")")
         await camera.shoot(session, "2-wrong-password")
         narrator.say("typing the demo password")
         try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
                                .click("#sign-in")])
-            .run(in: session, environment: passwords)
+            .run(in: session, environment: passwords, http: Demo.http)
         try await allow(session, narrator, camera)
     }
 
@@ -138,10 +142,10 @@ struct Demo: AsyncParsableCommand {
                                             _ camera: Camera) async throws {
         narrator.say("asking for a code by email")
         try await LoginScript([.click("#use-email-code"), .fill("#email", .literal(OpenIDProvider.User.alice.email)),
-                               .click("#send-code"), .waitForElement("#code")]).run(in: session)
+                               .click("#send-code"), .waitForElement("#code")]).run(in: session, http: Demo.http)
         await camera.shoot(session, "2-code")
         narrator.say("reading the code from the provider's outbox")
-        try await LoginScript([.fill("#code", .outbox(outbox)), .click("#verify")]).run(in: session)
+        try await LoginScript([.fill("#code", .outbox(outbox)), .click("#verify")]).run(in: session, http: Demo.http)
         try await allow(session, narrator, camera)
     }
 
@@ -149,7 +153,7 @@ struct Demo: AsyncParsableCommand {
         try await session.waitForElement("#allow")
         await camera.shoot(session, "3-consent")
         narrator.say("allowing access on the consent page")
-        try await LoginScript([.click("#allow")]).run(in: session)
+        try await LoginScript([.click("#allow")]).run(in: session, http: Demo.http)
     }
 }
 

@@ -46,7 +46,7 @@ struct DockerCredential: AsyncParsableCommand {
     @OptionGroup var helper: CredentialHelperOptions
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "no credential was given") {
+        try await reportingFailures(ifInterrupted: "no credential was given", offering: .timeout) {
             // Docker shows a helper's stdout as the error: the one line goes there too.
             do { try await answer() } catch let failure as CommandFailure {
                 print(failure.message)

@@ -34,18 +34,21 @@ enum ExitStatus: Int32, CaseIterable {
     /// SIGTERM stopped it; nothing after the interruption was done.
     case terminated = 143
 
-    /// What a person can do about it.
-    var advice: String {
+    /// What a person can do about it, naming only what a command with `options` has.
+    func advice(offering options: OfferedOptions) -> String {
         switch self {
         case .success, .interrupted, .terminated: ""
-        case .localFailure: "Check the message above; --verbose shows more."
+        case .localFailure: options.contains(.verbose) ? "--verbose shows more; `webauth doctor` checks what a sign-in needs here."
+            : "`webauth doctor` checks what a sign-in needs here."
         case .cancelled: "Run the command again to retry."
         case .providerError: "Check the issuer, client ID and redirect URI registered at the provider, or try again later."
         case .networkError: "Check that the provider is reachable and its certificate is valid, then retry."
-        case .timedOut: "Retry, or allow more time with --timeout."
+        case .timedOut: options.contains(.timeout) ? "Retry, or allow more time with --timeout." : "Retry."
         case .signInRequired: "Run `webauth login` first."
-        case .scriptFailed: "Fix the login script: the step it names, or the value it typed; --verbose shows the navigation log."
-        case .needsPerson: "Sign in as a person (without --headless), or use an account the provider signs in with a password or one-time code."
+        case .scriptFailed: options.contains(.verbose) ? "Fix the login script: the step it names, or the value it typed; --verbose shows the navigation log."
+            : "Fix the login script: the step it names, or the value it typed."
+        case .needsPerson: "Sign in as a person\(options.contains(.headless) ? " (without --headless)" : ""), "
+            + "or use an account the provider signs in with a password or one-time code."
         case .usage: "See `webauth help`."
         case .cannotRun: "Check that the program is an executable file you may run."
         case .commandNotFound: "Check the program's name, or give its path; PATH is searched."
@@ -57,13 +60,24 @@ enum ExitStatus: Int32, CaseIterable {
 struct CommandFailure: Error, CustomStringConvertible {
     let status: ExitStatus
     let message: String
-    /// What a person can do about it: the status's own advice, unless the failure knows better.
-    let advice: String
+    /// What a person can do about it, when the failure knows better than its status's advice.
+    let advice: String?
 
     init(_ status: ExitStatus, _ message: String, advice: String? = nil) {
         self.status = status
         self.message = message
-        self.advice = advice ?? status.advice
+        self.advice = advice
+    }
+
+    /// What a person can do about it, in a command that has `options`: ``advice``, else the status's.
+    func advice(offering options: OfferedOptions) -> String {
+        advice ?? status.advice(offering: options)
+    }
+
+    /// The one line a command prints for it: `Error: what. What to do.`
+    func line(offering options: OfferedOptions) -> String {
+        let advice = advice(offering: options)
+        return "Error: \(message).\(advice.isEmpty ? "" : " " + advice)\n"
     }
 
     var description: String { message }
@@ -146,21 +160,23 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 extension AsyncParsableCommand {
     /// Runs `body`; a failure is printed as `Error: what. What to do.` on stderr and ends the
-    /// process with its documented status (never a stack trace).
-    func reportingFailures(_ body: () async throws -> Void) async throws {
+    /// process with its documented status (never a stack trace). The advice names only the
+    /// `options` the command has.
+    func reportingFailures(offering options: OfferedOptions = [], _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.advice)\n".utf8))
+            FileHandle.standardError.write(Data(failure.line(offering: options).utf8))
             throw ExitCode(failure.status.rawValue)
         }
     }
 
-    /// ``reportingFailures(_:)``, and Ctrl-C or SIGTERM cancels `body`: then the process prints
+    /// ``reportingFailures(offering:_:)``, and Ctrl-C or SIGTERM cancels `body`: then the process prints
     /// `Interrupted: outcome.` on stderr and exits 130 or 143, leaving no display, web process
     /// or scratch directory behind (see ``Interruption``).
-    func reportingFailures(ifInterrupted outcome: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await reportingFailures {
+    func reportingFailures(ifInterrupted outcome: String, offering options: OfferedOptions = [],
+                           _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await reportingFailures(offering: options) {
             if let interruption = try await Interruption.cancelling(body) { interruption.exit(saying: outcome) }
         }
     }

@@ -26,7 +26,7 @@ struct GitCredential: AsyncParsableCommand {
     @OptionGroup var helper: CredentialHelperOptions
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "no credential was given") {
+        try await reportingFailures(ifInterrupted: "no credential was given", offering: .timeout) {
             guard operation == "get" || operation == "erase" else { return }  // store, and operations git may add later
             let input = FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data()
             guard let request = CredentialHelperRequest(git: input) else { return }

@@ -25,7 +25,7 @@ struct KubernetesCredential: AsyncParsableCommand {
     @OptionGroup(title: "Saved sign-in") var profile: ProfileOptions
     @OptionGroup(title: "Provider and client, to sign in when needed") var client: ClientOptions
 
-    @Option(help: "Seconds a sign-in may take, when one is needed.")
+    @Option(help: "Seconds the whole command may take: the refresh, and the sign-in when one is needed.")
     var timeout: Int = 300
 
     func validate() throws {
@@ -33,13 +33,14 @@ struct KubernetesCredential: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "no credential was printed") {
+        try await reportingFailures(ifInterrupted: "no credential was printed", offering: .timeout) {
+            let deadline = CommandDeadline(seconds: timeout)
             let info = try Self.execInfo(CommandEnvironment.original["KUBERNETES_EXEC_INFO"])
             let state: AuthState
             do {
                 let environment = CommandEnvironment.original
                 let network = try client.network.settings(from: ConfigurationFile.chosen(client.config, environment: environment), environment: environment)
-                let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network).manager()
+                let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network, deadline: deadline).manager()
                 do throws(AuthStateError) { _ = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
                 state = await manager.state
             } catch let failure as CommandFailure where failure.status == .signInRequired {
@@ -48,21 +49,21 @@ struct KubernetesCredential: AsyncParsableCommand {
                         + "(spec.interactive is false), so it cannot sign in here",
                         advice: "Run `webauth login --profile \(profile.name)` in a terminal, then retry.")
                 }
-                state = try await signIn(because: failure.message)
+                state = try await signIn(because: failure.message, within: deadline)
             }
             try TokenRelease.check(state.accessToken ?? "", profile: profile.name, to: .process("the Kubernetes client"))
             print(Self.execCredential(state, apiVersion: info.apiVersion).description)
         }
     }
 
-    /// Signs in as `webauth login` does without a display, and saves the sign-in in the profile.
-    private func signIn(because reason: String) async throws -> AuthState {
+    /// Signs in as `webauth login` does without a display, within what is left of `deadline`, and
+    /// saves the sign-in in the profile.
+    private func signIn(because reason: String, within deadline: CommandDeadline) async throws -> AuthState {
         guard client.config != nil || client.issuer != nil else {
             throw CommandFailure(.signInRequired, "\(reason), and the plugin cannot sign in without a provider",
                                  advice: "Add --issuer and --client-id (or --config) to the exec args, or run `webauth login --profile \(profile.name)`.")
         }
         let settings = try client.resolve()
-        let deadline = CommandDeadline(seconds: timeout)
         let scopes = settings.scopes ?? ["openid", "profile", "offline_access"]
         let flows = OtherLoginFlows(settings: settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,
                                     parameters: settings.parameters, browserCommand: nil, verbose: false)

@@ -9,7 +9,8 @@ struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign in to an OpenID Connect provider and save the sign-in.",
         discussion: """
-            Shows the provider's login page (in a window, or headless with --headless), catches the \
+            Shows the provider's login page (in a window, or headless with --headless; headless \
+            without --script, a page that waits for input fails once it settles, exit 7), catches the \
             redirect, exchanges the code with PKCE, validates the ID token, saves the sign-in (the \
             Secret Service when available, else a 0600 file under $XDG_STATE_HOME/webauthsession; \
             --store chooses), and prints a JSON summary: subject, scopes, access-token expiry, ID-token claims. Tokens \
@@ -51,12 +52,14 @@ struct Login: AsyncParsableCommand {
     var showTokens = false
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved") {
+        try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             let settings = try client.resolve()
             let deadline = presentation.deadline()
-            let page = PageScriptRun(script: try scripting.loginScript(), narrator: narrator, verbose: presentation.verbose,
-                                     http: deadline.http(settings.network))
+            // Headless with no script, nobody can type: a provider that remembers the person may still
+            // finish by itself, and a page that waits for input fails once it settles, not at --timeout.
+            let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil), narrator: narrator,
+                                     verbose: presentation.verbose, http: deadline.http(settings.network))
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
@@ -118,10 +121,20 @@ struct Login: AsyncParsableCommand {
         case .failure(let error):
             // Interrupted (Ctrl-C, SIGTERM): no artifacts; the interruption's one line says what happened.
             if Task.isCancelled { throw CommandFailure(error) }
-            let failure = CommandFailure(error)
-            guard let report = await page.report(of: error, requested: scripting.artifacts != nil) else { throw failure }
+            let failure = failure(error)
+            // Artifacts come with a login script of the person's own, or when asked for.
+            guard scripting.script != nil || scripting.artifacts != nil,
+                  let report = await page.report(of: error, requested: scripting.artifacts != nil) else { throw failure }
             throw CommandFailure(failure.status, failure.message + FailureArtifacts.leave(report, in: scripting.artifacts))
         }
+    }
+
+    /// What to say about `error`: a headless page with no script that stood still is waiting for
+    /// what only a script (or a person, in a window) can type.
+    private func failure(_ error: SignInError) -> CommandFailure {
+        guard presentation.headless, scripting.script == nil, case .session(.pageSettled(let page, let after)) = error else { return CommandFailure(error) }
+        return CommandFailure(.scriptFailed, "sign-in failed: the provider's page stood still for \(after) with no redirect: \(page)",
+                              advice: "A headless sign-in needs --script FILE to fill in the page (or drop --headless to sign in in a window).")
     }
 
     /// Revokes the refresh token of the sign-in a new one replaced (same provider and client), so

@@ -8,8 +8,8 @@ struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign out: end the provider's session (RP-Initiated Logout), revoke the refresh token, delete the saved sign-in.",
         discussion: """
-            The provider's end-session page is shown (headless with --headless) and its redirect \
-            back to the post-logout redirect URI is caught. A provider that asks "Do you want to \
+            The provider's end-session page is shown (headless with --headless, or when there is no \
+            display) and its redirect back to the post-logout redirect URI is caught. A provider that asks "Do you want to \
             sign out?" needs a person, or a --script that answers; headless without a script, \
             such a page fails once it has stood still for the settle time. Whatever the provider's \
             page does, the refresh token is revoked (when the provider has a revocation endpoint), \
@@ -35,7 +35,7 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup(title: "Presentation") var presentation: PresentationOptions
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept") {
+        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             if local, let removed = try await ProfileStore.removingUnreadable(name: profile.name, choice: profile.store) {
                 narrator.warn("the saved sign-in in \(removed) could not be read and was removed; its refresh token was not revoked")
@@ -43,9 +43,11 @@ struct Logout: AsyncParsableCommand {
                                         "refresh_token_revoked": .bool(false)]).description)
                 return
             }
+            let deadline = presentation.deadline()
             let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
             let saved: SavedSignIn
-            do { saved = try await SavedSignIn(profile: profile, secret: secret, network: network) } catch let failure as CommandFailure where local && failure.status == .signInRequired {
+            do { saved = try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline) }
+            catch let failure as CommandFailure where local && failure.status == .signInRequired {
                 // No sign-in was saved, but a failed one may have left the provider's cookies: those go.
                 guard try Self.removeLeftoverWebsiteData(profile) else { throw failure }
                 print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(false),
@@ -53,13 +55,12 @@ struct Logout: AsyncParsableCommand {
                 return
             }
             let configuration = saved.state.configuration
-            let deadline = presentation.deadline()
             // Usage errors before anything is revoked.
             let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
             if redirectURI != nil { try network.prepareEngine(websiteData: profile.websiteData()) }
             // Headless, nobody can answer a question on the page: without a script, fail once it settles.
-            let page = PageScriptRun(script: try scripting.loginScript(orElse: presentation.headless ? LoginScript([]) : nil),
-                                     narrator: narrator, verbose: presentation.verbose, http: deadline.http(network))
+            var presentation = presentation
+            var page = try pageRun(headless: presentation.headless, narrator: narrator, http: deadline.http(network))
             var unfinished: [String] = []
             // The refresh token first: a provider's page that never sends the person back must not use up its time.
             var revoked = false
@@ -77,10 +78,19 @@ struct Logout: AsyncParsableCommand {
             if let redirectURI {
                 let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: saved.state.clientID,
                                                  redirectURI: redirectURI, authentication: saved.authentication, http: deadline.http(network))
-                do {
+                let endSession = { [profile] (page: PageScriptRun, presentation: PresentationOptions) async throws in
                     _ = try await narrator.waiting(for: "the sign-out") {
                         try await client.signOut(saved.state, options: page.applied(to: network.applied(to: presentation.sessionOptions(websiteData: profile.websiteData(), within: deadline))),
                                                  script: { try await page($0) })
+                    }
+                }
+                do {
+                    do { try await endSession(page, presentation) } catch SignInError.session(.noDisplayForWindow) where !presentation.headless {
+                        // No display (SSH, CI): the provider's page headless, as --headless would, rather than no sign-out there.
+                        FileHandle.standardError.write(Data("No display here for the provider's sign-out page (DISPLAY and WAYLAND_DISPLAY are not set): ending its session headless (--headless).\n".utf8))
+                        presentation.headless = true
+                        page = try pageRun(headless: true, narrator: narrator, http: deadline.http(network))
+                        try await endSession(page, presentation)
                     }
                     endedAtProvider = true
                 } catch let error as SignInError {
@@ -105,6 +115,12 @@ struct Logout: AsyncParsableCommand {
                                      advice: "The saved sign-in is gone; end the provider's session on its site, or give logout a --script that answers its page.")
             }
         }
+    }
+
+    /// The page's side of the sign-out: `--script`, else, `headless`, no steps (a page that asks
+    /// something fails once it settles, as nobody can answer it).
+    private func pageRun(headless: Bool, narrator: Narrator, http: any HTTPClient) throws(CommandFailure) -> PageScriptRun {
+        PageScriptRun(script: try scripting.loginScript(orElse: headless ? LoginScript([]) : nil), narrator: narrator, verbose: presentation.verbose, http: http)
     }
 
     /// `--redirect-uri`, else `redirect_uri` in `--config`, else the one the sign-in was saved

@@ -64,6 +64,9 @@ struct PresentationOptions: ParsableArguments {
     @Flag(help: "Log the engine's navigation decisions (values redacted) on stderr.")
     var verbose = false
 
+    /// What these options give a command, for its advice.
+    static let offered: OfferedOptions = [.headless, .timeout, .verbose]
+
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
     }

@@ -81,7 +81,7 @@ enum ProfileStore {
         do { return try await store.load() } catch {
             switch error {
             case .corrupt, .newerVersion:
-                throw CommandFailure(.localFailure, "\(error). `webauth logout --local --profile \(name)` removes it")
+                throw CommandFailure(.localFailure, "\(error)", advice: "`webauth logout --local --profile \(name)` removes it.")
             default: throw CommandFailure(error)
             }
         }

@@ -48,7 +48,7 @@ struct Token: AsyncParsableCommand {
     var dpop: [String] = []
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "no token was printed") {
+        try await reportingFailures(ifInterrupted: "no token was printed", offering: .timeout) {
             if !dpop.isEmpty { return try await DPoPHeaders(dpop).print(for: access.savedSignIn()) }
             if idToken {
                 let manager = try await access.manager()
@@ -83,11 +83,13 @@ struct Userinfo: AsyncParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
+    @OptionGroup var timing: TimeoutOption
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "nothing was printed") {
+        try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout) {
+            let deadline = timing.deadline()
             let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
-            let manager = try await SavedSignIn(profile: profile, secret: secret, network: network).manager()
+            let manager = try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }
     }
@@ -115,23 +117,32 @@ struct Status: AsyncParsableCommand {
 
 /// A saved sign-in, opened for use: refreshes are saved back to its store. The client's secret
 /// comes from the options, else from where the sign-in says it is kept; its requests take the
-/// route `network` gives.
+/// route `network` gives, and end at the command's deadline.
 struct SavedSignIn {
     let state: AuthState
     let store: any AuthStateStore
     let authentication: ClientAuthentication
     /// The route of its requests (refresh, userinfo, revocation).
     let network: NetworkSettings
+    /// When the command's time is up: a request still unanswered then ends as a timeout (exit 5).
+    let deadline: CommandDeadline
 
-    init(profile: ProfileOptions, secret: ClientSecretOptions, network: NetworkSettings) async throws(CommandFailure) {
+    /// - Parameter deadline: the command's `--timeout`; a command without one gets
+    ///   ``TimeoutOption/defaultSeconds`` from now.
+    init(profile: ProfileOptions, secret: ClientSecretOptions, network: NetworkSettings,
+         deadline: CommandDeadline = CommandDeadline(seconds: TimeoutOption.defaultSeconds)) async throws(CommandFailure) {
+        self.deadline = deadline
         (state, store) = try await profile.savedState()
         authentication = try secret.resolve(for: state.client)
         self.network = network
         if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
     }
 
+    /// The client for its requests: on ``network``'s route, ending at ``deadline``.
+    var http: any HTTPClient { deadline.http(network) }
+
     /// A manager that saves refreshes to the store, taking turns with other processes.
     func manager() -> AuthStateManager {
-        AuthStateManager(state: state, store: store, authentication: authentication, http: network.http())
+        AuthStateManager(state: state, store: store, authentication: authentication, http: http)
     }
 }

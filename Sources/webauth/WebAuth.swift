@@ -28,7 +28,7 @@ struct WebAuth: AsyncParsableCommand {
         CommandEnvironment.withholdSecrets()
         CommandEnvironment.provideRuntimeDirectory()
         if let failure = unknownCommand(CommandLine.arguments.dropFirst().first) {
-            FileHandle.standardError.write(Data("Error: \(failure.message). \(failure.advice)\n".utf8))
+            FileHandle.standardError.write(Data(failure.line(offering: []).utf8))
             Foundation.exit(failure.status.rawValue)
         }
         guard URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent == DockerCredential.programName else { return await main(nil) }

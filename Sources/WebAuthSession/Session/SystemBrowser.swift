@@ -17,7 +17,7 @@ public enum SystemBrowser: Sendable {
             var failures: [String] = []
             for opener in [["xdg-open"], ["gio", "open"]] {
                 do throws(WebAuthenticationError) { return try await Self.run(opener + [url.absoluteString]) } catch {
-                    failures.append("\(error)")
+                    failures.append(Self.reason(error))
                 }
             }
             throw .browserUnavailable(failures.joined(separator: "; "))
@@ -25,8 +25,17 @@ public enum SystemBrowser: Sendable {
             guard !command.isEmpty else { throw .browserUnavailable("the browser command is empty") }
             try await Self.run(command + [url.absoluteString])
         case .custom(let open):
-            do { try await open(url) } catch { throw .browserUnavailable(String(describing: error)) }
+            do { try await open(url) } catch let error as WebAuthenticationError { throw .browserUnavailable(Self.reason(error)) } catch {
+                throw .browserUnavailable(String(describing: error))
+            }
         }
+    }
+
+    /// Why `error` did not open the browser, without the "could not be opened" that
+    /// ``WebAuthenticationError/browserUnavailable(_:)``'s description adds, so that it is said once.
+    private static func reason(_ error: WebAuthenticationError) -> String {
+        if case .browserUnavailable(let reason) = error { return reason }
+        return "\(error)"
     }
 
     /// Runs `arguments` (the program found on `PATH`) until it exits, which must be with status 0.

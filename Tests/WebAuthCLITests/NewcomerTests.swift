@@ -1,0 +1,126 @@
+import DevProvider
+import Foundation
+import Testing
+import TestSupport
+
+/// README's commands as a newcomer runs them: a fresh `HOME` and nothing else (no `XDG_*`
+/// folders, no display, no keyring), in README's order. Each command ends with its documented
+/// status; each failure is one line on stderr whose advice is true for that command; and what
+/// is left on disk is only the state folder README documents.
+@Suite("A newcomer walks README with no display and no keyring (the built binary)", .serialized, .timeLimit(.minutes(5)))
+struct NewcomerTests {
+    let newcomer = Newcomer()
+
+    @Test("demo, then login, token, userinfo, status, logout (headless by itself), logout --local: statuses, one-line errors, nothing left in HOME but the state folder")
+    func readmeInOrder() async throws {
+        let demo = try await newcomer(["demo"])
+        #expect(demo.status == 0, "stderr: \(demo.stderr)")
+        #expect(demo.stdout.contains("\"sub\":\"248289761001\""), "stdout: \(demo.stdout)")
+        #expect(!demo.stderr.contains("Error"), "stderr: \(demo.stderr)")
+
+        let provider = try await OpenIDProvider.start()
+        let login = try await newcomer.login(provider)
+        #expect(login.status == 0, "stderr: \(login.stderr)")
+        #expect(login.stdout.contains("\"store\":\"file:"), "no keyring: the file store; stdout: \(login.stdout)")
+        #expect(Newcomer.lines(login.stderr).count == 1, "one line says where the sign-in went: \(login.stderr)")
+
+        let token = try await newcomer(["token"])
+        #expect(token.status == 0, "stderr: \(token.stderr)")
+        #expect(Newcomer.lines(token.stdout).count == 1 && token.stderr.isEmpty, "stdout: \(token.stdout); stderr: \(token.stderr)")
+        let userinfo = try await newcomer(["userinfo"])
+        #expect(userinfo.status == 0 && userinfo.stdout.contains("\"email\":\"alice@example.com\""), "stderr: \(userinfo.stderr)")
+        let status = try await newcomer(["status"])
+        #expect(status.status == 0 && status.stdout.contains("\"signed_in\":true"), "stderr: \(status.stderr)")
+
+        // No display: the provider's page headless, by itself (issue 30.2: it was exit 3, advising how to sign in).
+        let logout = try await newcomer(["logout"])
+        #expect(logout.status == 0, "stderr: \(logout.stderr)")
+        #expect(logout.stdout.contains("\"provider_session_ended\":true"), "stdout: \(logout.stdout)")
+        #expect(Newcomer.lines(logout.stderr) == ["No display here for the provider's sign-out page (DISPLAY and WAYLAND_DISPLAY are not set): ending its session headless (--headless)."],
+                "stderr: \(logout.stderr)")
+
+        try #require(try await newcomer.login(provider).status == 0)
+        let local = try await newcomer(["logout", "--local"])
+        #expect(local.status == 0 && local.stdout.contains("\"provider_session_ended\":false"), "stderr: \(local.stderr)")
+        #expect(local.stderr.isEmpty, "stderr: \(local.stderr)")
+
+        // Signed out: each command that needs the sign-in says so in one line, and its advice is true.
+        for command in [["token"], ["userinfo"], ["logout", "--local"]] {
+            let run = try await newcomer(command)
+            #expect(run.status == 6, "\(command): stderr: \(run.stderr)")
+            Newcomer.expectOneLineFailure(run, command, saying: "no saved sign-in named 'default'", advice: "Run `webauth login` first.")
+        }
+        let signedOut = try await newcomer(["status"])
+        #expect(signedOut.status == 6 && signedOut.stdout.contains("\"signed_in\":false"), "stderr: \(signedOut.stderr)")
+
+        try newcomer.expectOnlyDocumentedState()
+    }
+
+    @Test("login --headless without --script: exit 7 once the page settles, with its words and one line on what to add (issue 30.3)")
+    func headlessLoginWithoutScript() async throws {
+        let provider = try await OpenIDProvider.start()
+        // Before, this waited out the whole --timeout, then advised more time (exit 5).
+        let run = try await newcomer(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--settle-time", "1",
+                                      "--timeout", "120"])
+        #expect(run.status == 7, "stderr: \(run.stderr)")
+        Newcomer.expectOneLineFailure(run, ["login"], saying: "the provider's page stood still for 1.0 seconds with no redirect: 'Sign in to the development provider'",
+                                      advice: "A headless sign-in needs --script FILE to fill in the page (or drop --headless to sign in in a window).")
+        #expect(!run.stderr.contains("login script's last step"), "there was no script: \(run.stderr)")
+        #expect(try newcomer.scratchTemporaryFiles().isEmpty, "no artifacts were asked for")
+        try newcomer.expectOnlyDocumentedState()
+    }
+
+    @Test("a hanging token endpoint ends token and env at --timeout with exit 5, advising --timeout (issue 30.6)", arguments: [["token"], ["env"]])
+    func hangingTokenEndpoint(command: [String]) async throws {
+        let provider = try await OpenIDProvider.start()
+        try #require(try await newcomer.login(provider).status == 0)
+        provider.faults = [.hangingTokenEndpoint]
+        defer { provider.faults = [] }
+        // --min-valid longer than the token lives: a refresh, which hangs. Before: exit 4 after 30 s, "Socket I/O timed out".
+        let run = try await newcomer(command + ["--refresh", "--timeout", "2"])
+        #expect(run.status == 5, "stderr: \(run.stderr)")
+        Newcomer.expectOneLineFailure(run, command, saying: "no answer from \(provider.issuer)/token within 2", advice: "Retry, or allow more time with --timeout.")
+        #expect(run.stdout.isEmpty, "nothing printed: \(run.stdout)")
+    }
+
+    @Test("every command that talks to the provider takes --timeout, with one meaning (issue 30.6)",
+          arguments: ["login", "logout", "token", "exec", "env", "userinfo", "kubernetes-credential"])
+    func timeoutOption(command: String) async throws {
+        let help = try await newcomer([command, "--help"])
+        #expect(help.status == 0, "stderr: \(help.stderr)")
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("--timeout <") && text.contains("Seconds the whole command may take"), "\(command) --help: \(help.stdout)")
+    }
+
+    @Test("a failure's advice names only what the command has: no --verbose for status, token, userinfo; never 'the message above' (issue 30.4)")
+    func adviceIsTrue() async throws {
+        let state = newcomer.home.appendingPathComponent(".local/state/webauthsession")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: state.appendingPathComponent("default.json"))
+        for command in [["status"], ["token"], ["userinfo"], ["env"]] {
+            let run = try await newcomer(command)
+            #expect(run.status == 1, "\(command): a damaged sign-in is a local failure; stderr: \(run.stderr)")
+            Newcomer.expectOneLineFailure(run, command, saying: "default.json")
+            #expect(!run.stderr.contains("--verbose"), "\(command) has no --verbose: \(run.stderr)")
+        }
+        let logout = try await newcomer(["logout"])
+        #expect(logout.status == 1, "stderr: \(logout.stderr)")
+        Newcomer.expectOneLineFailure(logout, ["logout"], saying: "default.json")
+    }
+
+    @Test("--flow browser with no browser says why once: 'xdg-open exited with status 3', not 'could not be opened' twice (issue 30.7)")
+    func noBrowser() async throws {
+        let provider = try await OpenIDProvider.start()
+        let bin = newcomer.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        for (name, status) in [("xdg-open", 3), ("gio", 4)] {
+            let path = bin.appendingPathComponent(name).path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\nexit \(status)\n".utf8), attributes: [.posixPermissions: 0o755]))
+        }
+        let run = try await newcomer(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "browser", "--timeout", "2"],
+                                     environment: ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        #expect(run.status == 5, "nobody opened the URL; stderr: \(run.stderr)")
+        let line = try #require(Newcomer.lines(run.stderr).first { $0.hasPrefix("No browser could be opened") }, "stderr: \(run.stderr)")
+        #expect(line == "No browser could be opened here (xdg-open exited with status 3; gio exited with status 4); open the URL above yourself.")
+    }
+}
