@@ -375,13 +375,17 @@ static inline void cwk_authentication_request_scheme(WebKitAuthenticationRequest
 /* ---- Issue 27.9: nothing of one kiosk visitor for the next ------------------ */
 
 /** GDK_SELECTION_CLIPBOARD and GDK_SELECTION_PRIMARY are macros (_GDK_MAKE_ATOM): takes both
- * selections with empty text, so what a visitor copied or selected cannot be pasted by the next;
+ * selections with empty text on an X11 display, so what a visitor copied or selected cannot be pasted by the next;
  * then waits for the display server to have it (gdk_display_sync). */
 static inline void cwk_clear_clipboard_and_primary(void) {
+    GdkDisplay *display = gdk_display_get_default();
+    /* X11 only: on Wayland, GDK 3 crashes taking a selection for a window that has no keyboard
+     * focus (gtk_selection_add_targets, seen on headless weston), and the compositor hands the
+     * clipboard only to the focused client anyway. */
+    if (!display || g_strcmp0(G_OBJECT_TYPE_NAME(display), "GdkX11Display") != 0) return;  /* gdkx.h would bring Xlib's headers */
     gtk_clipboard_set_text(gtk_clipboard_get(GDK_SELECTION_CLIPBOARD), "", 0);
     gtk_clipboard_set_text(gtk_clipboard_get(GDK_SELECTION_PRIMARY), "", 0);
-    GdkDisplay *display = gdk_display_get_default();
-    if (display) gdk_display_sync(display);  /* the server knows the new owner before anyone asks */
+    gdk_display_sync(display);  /* the server knows the new owner before anyone asks */
 }
 
 /** G_OBJECT_TYPE_NAME(): the class of a toplevel (the inspector's is GtkInspectorWindow). */

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import OpenIDConnect
+import WebAuthSession
 
 /// The environment `webauth` started with, read once into memory, and the one place that takes
 /// secrets out of the process's own environment.
@@ -18,7 +19,7 @@ enum CommandEnvironment {
     /// stay in ``original``).
     static func withholdSecrets(_ names: some Sequence<String> = []) {
         _ = original  // read before anything is removed
-        for name in SecretVariables.known.union(names) where getenv(name) != nil { unsetenv(name) }
+        GTKEnvironment.withhold(SecretVariables.known.union(names))
     }
 
     /// With no `XDG_RUNTIME_DIR` (SSH without a login session, containers, CI), GLib puts runtime
@@ -38,7 +39,7 @@ enum CommandEnvironment {
         guard let created = mkdtemp(&template) else { return }  // GLib's fallback then, as before
         let path = String(cString: created)
         runtimeDirectory.withLock { $0 = path }
-        setenv("XDG_RUNTIME_DIR", path, 1)
+        GTKEnvironment.useRuntimeDirectory(path)
         atexit { CommandEnvironment.runtimeDirectory.withLock { $0 }.map { try? FileManager.default.removeItem(atPath: $0) } }
     }
 

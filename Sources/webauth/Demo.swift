@@ -50,7 +50,7 @@ struct Demo: AsyncParsableCommand {
             let narrator = Narrator(verbose: verbose)
             // A scripted window or kiosk is for nobody to see: with no display, it goes to a private Xvfb on purpose.
             // A kiosk never opens GTK's inspector, even with GTK_DEBUG=interactive.
-            if !interactive, presentation == .kiosk { GTKDebugVariable.removeInspector() }
+            if !interactive, presentation == .kiosk { GTKEnvironment.removeInspector() }
             let environment = CommandEnvironment.original
             if !interactive, presentation != .headless, (environment["DISPLAY"] ?? "").isEmpty, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
                 try? WebAuthEngine.configure(EngineConfiguration(display: .virtual))

@@ -2,7 +2,7 @@ import Foundation
 
 /// `GTK_DEBUG` without what opens GTK's inspector: `interactive` (and `all`, which includes it)
 /// makes `gtk_init` open the inspector, a window with which a kiosk visitor could read and change
-/// any page. A kiosk program removes them before GTK starts; `KioskLockdown` also shuts an
+/// any page. A kiosk program removes them before GTK starts (`GTKEnvironment.removeInspector()`); `KioskLockdown` also shuts an
 /// inspector that is already open when a kiosk window appears.
 package enum GTKDebugVariable {
     /// The variable's name.
@@ -14,12 +14,5 @@ package enum GTKDebugVariable {
         let kept = value.split(whereSeparator: { ":;, \t".contains($0) })
             .filter { !["interactive", "all"].contains($0.lowercased()) }
         return kept.isEmpty ? nil : kept.joined(separator: ",")
-    }
-
-    /// Removes the inspector from this process's `GTK_DEBUG`; call it before GTK starts (before
-    /// the engine's first session). Changes the process environment.
-    package static func removeInspector() {
-        guard let value = ProcessInfo.processInfo.environment[name] else { return }
-        if let kept = withoutInspector(value) { setenv(name, kept, 1) } else { unsetenv(name) }
     }
 }

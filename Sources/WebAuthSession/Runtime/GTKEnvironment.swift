@@ -19,7 +19,7 @@ internal import CWebKitGTK
 /// configuration asks for it (``EngineConfiguration/Display/virtual``): a window or a kiosk with
 /// no display of the person's fails with ``WebAuthenticationError/noDisplayForWindow``.
 @WebKitActor
-enum GTKEnvironment {
+package enum GTKEnvironment {
     private static var outcome: Result<Void, WebAuthenticationError>?
     /// Whether GTK runs on a private Xvfb the engine started because there was no display.
     private static var onPrivateDisplayByNecessity = false
@@ -104,5 +104,27 @@ enum GTKEnvironment {
            environment["WEBKIT_A11Y_BUS_ADDRESS"] == nil {
             setenv("WEBKIT_A11Y_BUS_ADDRESS", "", 1)
         }
+    }
+}
+
+/// The changes a program that runs the engine makes to its own environment before GTK starts,
+/// here so that the environment is changed in this one file. The library never calls them for a
+/// host application: `webauth` does.
+extension GTKEnvironment {
+    /// Removes `names` from the process environment (their values stay wherever the caller read
+    /// them): WebKit's web and network processes, and every program started later, inherit the rest.
+    package nonisolated static func withhold(_ names: some Sequence<String>) {
+        for name in names where getenv(name) != nil { unsetenv(name) }
+    }
+
+    /// Points `XDG_RUNTIME_DIR` at `path`, where GLib then puts its runtime files.
+    package nonisolated static func useRuntimeDirectory(_ path: String) {
+        setenv("XDG_RUNTIME_DIR", path, 1)
+    }
+
+    /// Removes what opens GTK's inspector from `GTK_DEBUG` (see ``GTKDebugVariable``).
+    package nonisolated static func removeInspector() {
+        guard let value = ProcessInfo.processInfo.environment[GTKDebugVariable.name] else { return }
+        if let kept = GTKDebugVariable.withoutInspector(value) { setenv(GTKDebugVariable.name, kept, 1) } else { unsetenv(GTKDebugVariable.name) }
     }
 }
