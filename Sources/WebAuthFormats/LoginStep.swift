@@ -65,7 +65,7 @@ public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The selector of the element this step acts on or waits for; nil for steps without one.
-    var elementSelector: String? {
+    package var elementSelector: String? {
         switch self {
         case .fill(let selector, _), .type(let selector, _), .click(let selector), .pressEnter(let selector), .waitForElement(let selector),
              .check(let selector), .uncheck(let selector), .select(let selector, _), .waitForEnabled(let selector):

@@ -11,6 +11,12 @@ extension LoginScript {
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw .unreadable(path: path, message: error.localizedDescription)
         }
+        try self.init(text: text, path: path)
+    }
+
+    /// Reads the script `text`, the contents of the file at `path` (which names it in messages).
+    /// - Throws: ``LoginScriptFileError/invalid(path:message:)``.
+    package init(text: String, path: String) throws(LoginScriptFileError) {
         do { self = try YAMLDecoder().decode(LoginScript.self, from: text) } catch {
             throw .invalid(path: path, message: Self.reason(error, in: text))
         }

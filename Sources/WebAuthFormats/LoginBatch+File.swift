@@ -10,6 +10,12 @@ extension LoginBatch {
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw .unreadable(path: path, message: error.localizedDescription)
         }
+        try self.init(text: text, path: path)
+    }
+
+    /// Reads the batch `text`, the contents of the file at `path` (which names it in messages).
+    /// - Throws: ``LoginBatchFileError/invalid(path:message:)``.
+    package init(text: String, path: String) throws(LoginBatchFileError) {
         do { self = try YAMLDecoder().decode(LoginBatch.self, from: text) } catch {
             throw .invalid(path: path, message: LoginScript.reason(error, in: text))
         }
