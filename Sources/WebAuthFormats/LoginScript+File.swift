@@ -1,75 +1,8 @@
-import Foundation
-import OpenIDConnect
-import Yams
-
-/// Login scripts written as files: YAML, or JSON (a subset of YAML).
-extension LoginScript {
-    /// Reads the script at `path`.
-    /// - Throws: ``LoginScriptFileError``.
-    public init(contentsOfFile path: String) throws(LoginScriptFileError) {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .unreadable(path: path, message: error.localizedDescription)
-        }
-        try self.init(text: text, path: path)
-    }
-
-    /// Reads the script `text`, the contents of the file at `path` (which names it in messages).
-    /// - Throws: ``LoginScriptFileError/invalid(path:message:)``.
-    package init(text: String, path: String) throws(LoginScriptFileError) {
-        do { self = try YAMLDecoder().decode(LoginScript.self, from: text) } catch {
-            throw .invalid(path: path, message: Self.reason(error, in: text))
-        }
-    }
-
-    /// What is wrong, and where: `line 3, column 5: step 1: unknown key 'clik' (did you mean 'click'?)`
-    /// (also for a batch file, ``LoginBatch/init(contentsOfFile:)``).
-    static func reason(_ error: any Error, in text: String) -> String {
-        // Yams reports a syntax error as a DecodingError wrapping its YamlError.
-        if case DecodingError.dataCorrupted(let context) = error, let syntax = context.underlyingError as? YamlError { return describe(syntax) }
-        switch error {
-        case let error as YamlError: return describe(error)
-        case let error as DecodingError:
-            let problem = DecodingProblem(error)
-            let mark = (try? Yams.compose(yaml: text)).flatMap { node(at: problem.path, in: $0) }?.mark
-            return (mark.map { "line \($0.line), column \($0.column): " } ?? "") + problem.description
-        default: return String(describing: error)
-        }
-    }
-
-    /// A YAML (or JSON) syntax error on one line: its position and libyaml's problem, without the quoted source.
-    private static func describe(_ error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            "line \(mark.line), column \(mark.column): \(problem)"
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            "line \(context.mark.line), column \(context.mark.column): \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) given twice"
-        default:
-            error.description.split(separator: "\n").first.map(String.init) ?? "not YAML"
-        }
-    }
-
-    /// The node at `path` (mapping keys and list positions) below `root`.
-    private static func node(at path: [String], in root: Node) -> Node? {
-        path.reduce(Optional(root)) { node, component in
-            guard let node else { return nil }
-            if let position = Int(component), let list = node.sequence { return position < list.count ? list[position] : nil }
-            return node.mapping?[component]
-        }
-    }
+/// Login scripts written as files (`webauth login --script FILE`): YAML, or JSON.
+extension LoginScript: YAMLDocument {
+    /// `login script`, in messages about a script file.
+    public static let fileKind = "login script"
 }
 
 /// Why a login script file could not be used.
-public enum LoginScriptFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file could not be read.
-    case unreadable(path: String, message: String)
-    /// The file is not a valid script; `message` says what is wrong.
-    case invalid(path: String, message: String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let message): "cannot read the login script \(path): \(message)"
-        case .invalid(let path, let message): "the login script \(path) is not valid: \(message)"
-        }
-    }
-}
+public typealias LoginScriptFileError = YAMLFileError<LoginScript>
