@@ -2,7 +2,7 @@ import Foundation
 import OpenIDConnect
 
 /// The answers of a provider's back-channel endpoints, read by the OpenIDConnect types that send
-/// the requests: every endpoint answers the input (as a success and as an error), except the
+/// the requests: every endpoint answers the input (as a success, then as an error), except the
 /// key set, which is ``IDTokenFuzzing/jwks``, so a token answer's ID token is validated too.
 enum EndpointFuzzing {
     /// A provider that answers every request with `body` and `status` (the key set with its keys).
@@ -18,8 +18,6 @@ enum EndpointFuzzing {
         }
     }
 
-    /// The statuses each answer is read with: success (201 for a pushed request), and an error.
-    static let statuses = [200, 201, 400]
 
     static let configuration: ProviderConfiguration = {
         var configuration = ProviderConfiguration(issuer: "https://id.example.com", authorizationEndpoint: URL(string: "https://id.example.com/a")!,
@@ -38,8 +36,8 @@ enum EndpointFuzzing {
     /// (§3.5: pending, slow down, denied, expired, or tokens), plus a saved device code.
     static func deviceAuthorization(_ data: Data) {
         _ = try? JSONDecoder().decode(DeviceCode.self, from: data)
-        runBlocking {
-            for status in statuses {
+        runBlocking(data) { data in
+            for status in [200, 400] {
                 guard let grant = try? DeviceAuthorization(configuration: configuration, clientID: "client",
                                                            http: Answering(status: status, body: data)) else { continue }
                 let code = (try? await grant.requestCode(scopes: ["openid"])) ?? code
@@ -50,8 +48,8 @@ enum EndpointFuzzing {
 
     /// The pushed authorization request endpoint's answer (RFC 9126 §2.2, §2.3).
     static func pushedAuthorization(_ data: Data) {
-        runBlocking {
-            for status in statuses {
+        runBlocking(data) { data in
+            for status in [201, 400] {
                 let endpoint = PushedAuthorizationRequest(configuration: configuration, http: Answering(status: status, body: data))
                 _ = try? await endpoint.push(request)
             }

@@ -48,7 +48,7 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? JSONValue(parsing: text)
             _ = try? FormURLEncoding.decode(text)
         case .idToken:
-            IDTokenFuzzing.validate(text)
+            IDTokenFuzzing.validate(data)
         case .loginScriptYAML:
             FileFormatFuzzing.loginScript(text)
         case .loginScriptJSON:
@@ -92,8 +92,8 @@ enum IDTokenFuzzing {
                                              jwksURI: URL(string: "https://id.example.com/jwks")!),
         clientID: "client", http: FixedKeys())
 
-    /// Validates `token` and waits for the answer (the validator is async; libFuzzer is not).
-    static func validate(_ token: String) {
-        runBlocking { _ = try? await validator.validate(token, nonce: "n") }
+    /// Validates the token `data` and waits for the answer (the validator is async; libFuzzer is not).
+    static func validate(_ data: Data) {
+        runBlocking(data) { data in _ = try? await validator.validate(String(decoding: data, as: UTF8.self), nonce: "n") }
     }
 }
