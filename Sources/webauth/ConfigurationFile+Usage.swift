@@ -32,22 +32,26 @@ struct ConfigurationFile {
         WebAuthFormats.ConfigurationFile.defaultPath(environment)
     }
 
-    /// The text under `key`. - Throws: ``CommandFailure`` when the value is there but is not text.
+    /// The text under `key`.
+    /// - Throws: ``CommandFailure`` when the value is there but is not text.
     func string(_ key: String) throws(CommandFailure) -> String? {
         try Self.usage { () throws(ConfigurationFileError) in try file.string(key) }
     }
 
-    /// The yes/no under `key`. - Throws: ``CommandFailure`` when the value is there but is not a boolean.
+    /// The yes/no under `key`.
+    /// - Throws: ``CommandFailure`` when the value is there but is not a boolean.
     func bool(_ key: String) throws(CommandFailure) -> Bool? {
         try Self.usage { () throws(ConfigurationFileError) in try file.bool(key) }
     }
 
     /// Scopes under `key`: a list, or one space-separated string.
+    /// - Throws: ``CommandFailure`` when the value is there but is neither.
     func scopes(_ key: String) throws(CommandFailure) -> [String]? {
         try Self.usage { () throws(ConfigurationFileError) in try file.scopes(key) }
     }
 
     /// Extra authorization parameters under `key`: a dictionary of strings.
+    /// - Throws: ``CommandFailure`` when the value is there but is not one.
     func parameters(_ key: String) throws(CommandFailure) -> [String: String]? {
         try Self.usage { () throws(ConfigurationFileError) in try file.parameters(key) }
     }
