@@ -87,17 +87,27 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         guard seconds > 0 else {
             throw DecodingError.dataCorruptedError(forKey: .stepTimeout, in: container, debugDescription: "step_timeout must be positive")
         }
-        stepTimeout = .milliseconds(Int(seconds * 1000))
+        guard let stepTimeout = ScriptSeconds.duration(seconds) else {
+            throw DecodingError.dataCorruptedError(forKey: .stepTimeout, in: container, debugDescription: "step_timeout \(ScriptSeconds.tooLong)")
+        }
+        self.stepTimeout = stepTimeout
         let settle = try container.decodeIfPresent(Double.self, forKey: .settleTime) ?? 10
         guard settle >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .settleTime, in: container, debugDescription: "settle_time must not be negative")
+        }
+        guard settle <= ScriptSeconds.maximum else {
+            throw DecodingError.dataCorruptedError(forKey: .settleTime, in: container, debugDescription: "settle_time \(ScriptSeconds.tooLong)")
         }
         settleTimeout = Self.settleTimeout(seconds: settle)
         let optional = try container.decodeIfPresent(Double.self, forKey: .optionalTimeout) ?? 3
         guard optional > 0 else {
             throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription: "optional_timeout must be positive")
         }
-        optionalTimeout = .milliseconds(Int(optional * 1000))
+        guard let optionalTimeout = ScriptSeconds.duration(optional) else {
+            throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription:
+                "optional_timeout \(ScriptSeconds.tooLong)")
+        }
+        self.optionalTimeout = optionalTimeout
         httpAuthentication = try container.decodeIfPresent(HTTPAuthenticationCredentials.self, forKey: .httpAuthentication)
     }
 
@@ -118,8 +128,9 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         return all
     }
 
-    /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout).
+    /// A settle timeout of `seconds`; 0 means none (wait for the session's timeout), and so does a
+    /// number that is not from 0 to ``ScriptSeconds/maximum`` (the callers refuse those first).
     package static func settleTimeout(seconds: Double) -> Duration? {
-        seconds > 0 ? .milliseconds(Int(seconds * 1000)) : nil
+        seconds > 0 ? ScriptSeconds.duration(seconds) : nil
     }
 }

@@ -174,7 +174,11 @@ extension LoginStep: Decodable {
         guard timeout > 0 else {
             throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription: "optional_timeout must be positive")
         }
-        return .optional(step, timeout: .milliseconds(Int(timeout * 1000)))
+        guard let duration = ScriptSeconds.duration(timeout) else {
+            throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription:
+                "optional_timeout \(ScriptSeconds.tooLong)")
+        }
+        return .optional(step, timeout: duration)
     }
 
     private static func value(in container: KeyedDecodingContainer<Key>, codingPath: [any CodingKey]) throws -> LoginValue {
