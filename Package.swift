@@ -55,6 +55,15 @@ let package = Package(
                 .target(name: "CGnuTLS", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The files and inputs webauth reads from outside (login scripts, batch files, the
+        // configuration file): no WebKit, no GTK, so the fuzzer links it (issue 27).
+        .target(
+            name: "WebAuthFormats",
+            dependencies: [
+                "OpenIDConnect",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .target(
             name: "WebAuthSession",
             dependencies: [
@@ -62,8 +71,8 @@ let package = Package(
                 "CSecret",
                 "CQREncode",
                 "OpenIDConnect",
+                "WebAuthFormats",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
@@ -98,7 +107,7 @@ let package = Package(
             ],
             path: "bench/webauth-bench"
         ),
-        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect"], path: "fuzz/webauth-fuzz"),
+        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats"], path: "fuzz/webauth-fuzz"),
         .testTarget(
             name: "OpenIDConnectTests",
             dependencies: [
@@ -115,7 +124,7 @@ let package = Package(
             // issue 16.8: client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "DevProvider", "TestSupport"]),
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport"]),
         .testTarget(
             name: "WebAuthSessionTests",
             dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],

@@ -4,9 +4,14 @@ package enum Spelling {
     /// The name in `known` nearest to `typed`, if it is close enough.
     package static func suggestion(for typed: String, among known: some Sequence<String>) -> String? {
         let limit = min(2, max(1, typed.count / 2))
+        let typedLowercased = typed.lowercased()
         var best: (name: String, distance: Int)?
+        // Names whose lengths differ by more than the limit are farther than it: skipping them keeps
+        // a long typed name (a 4 KB key in a fuzzed file) from costing length × length per name.
         for name in known {
-            let found = distance(typed.lowercased(), name.lowercased())
+            let nameLowercased = name.lowercased()
+            guard abs(nameLowercased.count - typedLowercased.count) <= limit else { continue }
+            let found = distance(typedLowercased, nameLowercased)
             guard found <= limit else { continue }
             if let current = best, current.distance < found || (current.distance == found && current.name < name) { continue }
             best = (name, found)

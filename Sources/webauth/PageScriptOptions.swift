@@ -32,6 +32,7 @@ struct PageScriptOptions: ParsableArguments {
         CommandEnvironment.withholdSecrets(loginScript.environmentVariableNames)
         if let settleTime {
             guard settleTime >= 0 else { throw CommandFailure(.usage, "--settle-time must not be negative") }
+            guard settleTime <= ScriptSeconds.maximum else { throw CommandFailure(.usage, "--settle-time \(ScriptSeconds.tooLong)") }
             loginScript.settleTimeout = LoginScript.settleTimeout(seconds: settleTime)
         }
         return loginScript

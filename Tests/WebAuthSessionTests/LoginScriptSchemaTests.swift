@@ -88,6 +88,8 @@ struct LoginScriptSchemaTests {
         "steps: [{when: '#a', steps: [{dance: '#b'}]}]",
         "steps: []\nsetle_time: 3",
         "steps: []\noptional_timeout: 0",
+        "steps: []\nsettle_time: 2.5e64",
+        "steps: [{click: '#a', optional: true, optional_timeout: 86401}]",
     ])
     func strict(text: String) async throws {
         let path = try Self.files([text])[0]

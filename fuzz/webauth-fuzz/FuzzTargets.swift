@@ -1,8 +1,9 @@
 import Foundation
 import OpenIDConnect
+import WebAuthFormats
 
-/// The parsers that read what a provider or a page sends, each as a fuzz target: any input must
-/// end in a value or a typed error, never a crash or a hang.
+/// The parsers that read what a provider, a page or a user's file sends, each as a fuzz target:
+/// any input must end in a value or a typed error, never a crash or a hang.
 enum FuzzTarget: String, CaseIterable {
     /// A redirect URI, then a candidate URL (first line, rest): parsing and exact matching.
     case redirect
@@ -12,6 +13,22 @@ enum FuzzTarget: String, CaseIterable {
     case documents
     /// An ID token checked against a fixed key set.
     case idToken = "id-token"
+    /// A login script as the CLI reads a `--script` file (YAML), then what the script names.
+    case loginScriptYAML = "login-script-yaml"
+    /// A login script as JSON: through the CLI's file entry (JSON is YAML) and `JSONDecoder`.
+    case loginScriptJSON = "login-script-json"
+    /// A batch file (`webauth batch FILE`), then its shards.
+    case batch
+    /// The configuration file (`--config`: JSON or a property list), then every key it may hold.
+    case config
+    /// The device authorization endpoint's answer, and the token endpoint's answers to a poll.
+    case deviceAuthorization = "device-authorization"
+    /// The pushed authorization request endpoint's answer.
+    case par
+    /// What git and Docker write to a credential helper's stdin, through the gate (issue 27).
+    case credentialHelper = "credential-helper"
+    /// `credential_hosts` keys (one per line, with a profile), then sites asked of the map.
+    case credentialHosts = "credential-hosts"
 
     /// The target named by `$WEBAUTH_FUZZ_TARGET` (default: all of them, one after another).
     static let selected: [FuzzTarget] = ProcessInfo.processInfo.environment["WEBAUTH_FUZZ_TARGET"]
@@ -35,7 +52,24 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? JSONValue(parsing: text)
             _ = try? FormURLEncoding.decode(text)
         case .idToken:
-            IDTokenFuzzing.validate(text)
+            IDTokenFuzzing.validate(data)
+        case .loginScriptYAML:
+            FileFormatFuzzing.loginScript(text)
+        case .loginScriptJSON:
+            FileFormatFuzzing.loginScript(text)
+            _ = try? JSONDecoder().decode(LoginScript.self, from: data)
+        case .batch:
+            FileFormatFuzzing.batch(text)
+        case .config:
+            FileFormatFuzzing.configuration(data)
+        case .deviceAuthorization:
+            EndpointFuzzing.deviceAuthorization(data)
+        case .par:
+            EndpointFuzzing.pushedAuthorization(data)
+        case .credentialHelper:
+            CredentialHelperFuzzing.requests(data)
+        case .credentialHosts:
+            CredentialHelperFuzzing.hostMap(text)
         }
     }
 
@@ -66,13 +100,8 @@ enum IDTokenFuzzing {
                                              jwksURI: URL(string: "https://id.example.com/jwks")!),
         clientID: "client", http: FixedKeys())
 
-    /// Validates `token` and waits for the answer (the validator is async; libFuzzer is not).
-    static func validate(_ token: String) {
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            _ = try? await validator.validate(token, nonce: "n")
-            done.signal()
-        }
-        done.wait()
+    /// Validates the token `data` and waits for the answer (the validator is async; libFuzzer is not).
+    static func validate(_ data: Data) {
+        runBlocking(data) { data in _ = try? await validator.validate(String(decoding: data, as: UTF8.self), nonce: "n") }
     }
 }

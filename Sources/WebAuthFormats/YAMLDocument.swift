@@ -2,22 +2,37 @@ import Foundation
 import OpenIDConnect
 import Yams
 
-/// Login scripts written as files: YAML, or JSON (a subset of YAML).
-extension LoginScript {
-    /// Reads the script at `path`.
-    /// - Throws: ``LoginScriptFileError``.
-    public init(contentsOfFile path: String) throws(LoginScriptFileError) {
+/// A value a person writes as a file, in YAML or JSON (a subset of YAML): a login script
+/// (``LoginScript``) or a batch file (``LoginBatch``). Both are read the same way, and a file that
+/// is not valid is a ``YAMLFileError`` that says what is wrong and at which line and column.
+public protocol YAMLDocument: Decodable, Sendable {
+    /// What the file is called in messages: `login script`, `batch file`.
+    static var fileKind: String { get }
+}
+
+extension YAMLDocument {
+    /// Reads the file at `path`.
+    /// - Throws: ``YAMLFileError``: the file cannot be read, or is not valid.
+    public init(contentsOfFile path: String) throws(YAMLFileError<Self>) {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw .unreadable(path: path, message: error.localizedDescription)
         }
-        do { self = try YAMLDecoder().decode(LoginScript.self, from: text) } catch {
-            throw .invalid(path: path, message: Self.reason(error, in: text))
-        }
+        try self.init(text: text, path: path)
     }
 
-    /// What is wrong, and where: `line 3, column 5: step 1: unknown key 'clik' (did you mean 'click'?)`
-    /// (also for a batch file, ``LoginBatch/init(contentsOfFile:)``).
+    /// Reads `text`, the contents of the file at `path` (which names it in messages).
+    /// - Throws: ``YAMLFileError/invalid(path:message:)``.
+    package init(text: String, path: String) throws(YAMLFileError<Self>) {
+        do { self = try YAMLDecoder().decode(Self.self, from: text) } catch {
+            throw .invalid(path: path, message: YAMLDocumentProblem.reason(error, in: text))
+        }
+    }
+}
+
+/// What is wrong with a YAML document, in words a person acts on.
+enum YAMLDocumentProblem {
+    /// What is wrong, and where: `line 3, column 5: step 1: unknown key 'clik' (did you mean 'click'?)`.
     static func reason(_ error: any Error, in text: String) -> String {
         // Yams reports a syntax error as a DecodingError wrapping its YamlError.
         if case DecodingError.dataCorrupted(let context) = error, let syntax = context.underlyingError as? YamlError { return describe(syntax) }
@@ -49,21 +64,6 @@ extension LoginScript {
             guard let node else { return nil }
             if let position = Int(component), let list = node.sequence { return position < list.count ? list[position] : nil }
             return node.mapping?[component]
-        }
-    }
-}
-
-/// Why a login script file could not be used.
-public enum LoginScriptFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file could not be read.
-    case unreadable(path: String, message: String)
-    /// The file is not a valid script; `message` says what is wrong.
-    case invalid(path: String, message: String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let message): "cannot read the login script \(path): \(message)"
-        case .invalid(let path, let message): "the login script \(path) is not valid: \(message)"
         }
     }
 }

@@ -15,47 +15,56 @@ import OpenIDConnect
 ///   <key>issuer</key><string>https://id.example.com</string>
 /// </dict></dict>
 /// ```
-struct ConfigurationFile {
+///
+/// The CLI turns a ``ConfigurationFileError`` into a usage failure with the same message.
+package struct ConfigurationFile {
     private let values: [String: Any]
     /// The file, for messages.
-    let path: String
+    package let path: String
 
     /// Reads `path`.
-    /// - Throws: ``CommandFailure`` with ``ExitStatus/usage``: missing, unreadable or malformed.
-    init(path: String) throws(CommandFailure) {
-        self.path = path
+    /// - Throws: ``ConfigurationFileError``: missing, unreadable or malformed.
+    package init(path: String) throws(ConfigurationFileError) {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CommandFailure(.usage, "cannot read the configuration file \(path): \(error.localizedDescription)")
+            throw ConfigurationFileError(.unreadable, path: path,
+                                         "cannot read the configuration file \(path): \(error.localizedDescription)")
         }
+        try self.init(data: data, path: path)
+    }
+
+    /// Reads the file's contents `data` (JSON or a property list); `path` names it in messages.
+    /// - Throws: ``ConfigurationFileError``: malformed, not a dictionary, or an unknown key.
+    package init(data: Data, path: String) throws(ConfigurationFileError) {
+        self.path = path
         let parsed: Any
         if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(64), as: UTF8.self).contains("<?xml")
             || String(decoding: data.prefix(64), as: UTF8.self).contains("<plist") {
             do { parsed = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
-                throw CommandFailure(.usage, "the configuration file \(path) is not a valid property list")
+                throw ConfigurationFileError(.malformed, path: path, "the configuration file \(path) is not a valid property list")
             }
         } else {
             do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
-                throw CommandFailure(.usage, "the configuration file \(path) is not valid JSON: "
+                throw ConfigurationFileError(.malformed, path: path, "the configuration file \(path) is not valid JSON: "
                     + (JSONSyntaxError.first(in: data)?.description ?? "it cannot be read as JSON"))
             }
         }
         guard let dictionary = parsed as? [String: Any] else {
-            throw CommandFailure(.usage, "the configuration file \(path) is not a JSON object or a property-list dictionary")
+            throw ConfigurationFileError(.malformed, path: path, "the configuration file \(path) is not a JSON object or a property-list dictionary")
         }
         var values = dictionary
         if let credentials = dictionary["credentials"] as? [String: Any] {
             values.merge(credentials) { _, nested in nested }
         }
         for key in values.keys where !Self.keys.contains(Self.snakeCase(key)) && key != "credentials" {
-            throw CommandFailure(.usage, Spelling.unknown("key", key, among: Self.keys) + " in \(path)")
+            throw ConfigurationFileError(.unknownKey, path: path, Spelling.unknown("key", key, among: Self.keys) + " in \(path)")
         }
         self.values = values
     }
 
     /// The file at `path`, else the default one (``defaultPath(_:)``) when there is one, else `nil`.
-    /// - Throws: ``CommandFailure`` with ``ExitStatus/usage``: as ``init(path:)``.
-    static func chosen(_ path: String?, environment: [String: String]) throws(CommandFailure) -> ConfigurationFile? {
+    /// - Throws: ``ConfigurationFileError``: as ``init(path:)``.
+    package static func chosen(_ path: String?, environment: [String: String]) throws(ConfigurationFileError) -> ConfigurationFile? {
         if let path { return try ConfigurationFile(path: path) }
         let fallback = defaultPath(environment)
         return FileManager.default.fileExists(atPath: fallback) ? try ConfigurationFile(path: fallback) : nil
@@ -63,14 +72,14 @@ struct ConfigurationFile {
 
     /// `$XDG_CONFIG_HOME/webauth/config.json`, else `~/.config/webauth/config.json`: a command
     /// given no `--config` reads its network keys and `credential_hosts` there.
-    static func defaultPath(_ environment: [String: String]) -> String {
+    package static func defaultPath(_ environment: [String: String]) -> String {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return base + "/webauth/config.json"
     }
 
     /// The keys a configuration file may hold (each also in camelCase).
-    static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
+    package static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
                        "allow_insecure_http", "scopes", "scope", "parameters", "device_authorization_endpoint", "store",
                        "credential_hosts", "language", "proxy", "no_proxy", "ca_file",
                        "client_certificate", "client_certificate_key", "negotiate_sites",
@@ -78,36 +87,38 @@ struct ConfigurationFile {
                        "private_key_file", "private_key_id", "private_key_algorithm", "par", "dpop"]
 
     /// The text under `key` (snake_case; the camelCase spelling is looked up too).
-    /// - Throws: ``CommandFailure`` when the value is there but is not text.
-    func string(_ key: String) throws(CommandFailure) -> String? {
+    /// - Throws: ``ConfigurationFileError`` when the value is there but is not text.
+    package func string(_ key: String) throws(ConfigurationFileError) -> String? {
         guard let value = value(key) else { return nil }
         guard let text = value as? String, !text.isEmpty else {
-            throw CommandFailure(.usage, "\(key) in \(path) must be a non-empty string")
+            throw ConfigurationFileError(.wrongType, path: path, "\(key) in \(path) must be a non-empty string")
         }
         return text
     }
 
     /// The yes/no under `key`: a JSON boolean or a property-list `<true/>`/`<false/>`.
-    /// - Throws: ``CommandFailure`` when the value is there but is not a boolean.
-    func bool(_ key: String) throws(CommandFailure) -> Bool? {
+    /// - Throws: ``ConfigurationFileError`` when the value is there but is not a boolean.
+    package func bool(_ key: String) throws(ConfigurationFileError) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard let flag = value as? Bool else { throw CommandFailure(.usage, "\(key) in \(path) must be true or false") }
+        guard let flag = value as? Bool else { throw ConfigurationFileError(.wrongType, path: path, "\(key) in \(path) must be true or false") }
         return flag
     }
 
     /// Scopes under `key`: a list, or one space-separated string.
-    func scopes(_ key: String) throws(CommandFailure) -> [String]? {
+    /// - Throws: ``ConfigurationFileError`` when the value is there but is neither.
+    package func scopes(_ key: String) throws(ConfigurationFileError) -> [String]? {
         guard let value = value(key) else { return nil }
         if let list = value as? [String] { return list }
         if let text = value as? String { return text.split(separator: " ").map(String.init) }
-        throw CommandFailure(.usage, "\(key) in \(path) must be a list of strings or one string")
+        throw ConfigurationFileError(.wrongType, path: path, "\(key) in \(path) must be a list of strings or one string")
     }
 
     /// Extra authorization parameters under `key`: a dictionary of strings.
-    func parameters(_ key: String) throws(CommandFailure) -> [String: String]? {
+    /// - Throws: ``ConfigurationFileError`` when the value is there but is not one.
+    package func parameters(_ key: String) throws(ConfigurationFileError) -> [String: String]? {
         guard let value = value(key) else { return nil }
         guard let dictionary = value as? [String: String] else {
-            throw CommandFailure(.usage, "\(key) in \(path) must be an object of strings")
+            throw ConfigurationFileError(.wrongType, path: path, "\(key) in \(path) must be an object of strings")
         }
         return dictionary
     }

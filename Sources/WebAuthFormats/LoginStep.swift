@@ -65,7 +65,7 @@ public enum LoginStep: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The selector of the element this step acts on or waits for; nil for steps without one.
-    var elementSelector: String? {
+    package var elementSelector: String? {
         switch self {
         case .fill(let selector, _), .type(let selector, _), .click(let selector), .pressEnter(let selector), .waitForElement(let selector),
              .check(let selector), .uncheck(let selector), .select(let selector, _), .waitForEnabled(let selector):
@@ -174,7 +174,11 @@ extension LoginStep: Decodable {
         guard timeout > 0 else {
             throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription: "optional_timeout must be positive")
         }
-        return .optional(step, timeout: .milliseconds(Int(timeout * 1000)))
+        guard let duration = ScriptSeconds.duration(timeout) else {
+            throw DecodingError.dataCorruptedError(forKey: .optionalTimeout, in: container, debugDescription:
+                "optional_timeout \(ScriptSeconds.tooLong)")
+        }
+        return .optional(step, timeout: duration)
     }
 
     private static func value(in container: KeyedDecodingContainer<Key>, codingPath: [any CodingKey]) throws -> LoginValue {
