@@ -27,6 +27,7 @@ package final class LocalHTTPServer: Sendable {
     ///   - handler: answers each request.
     package static func start(host: String = "127.0.0.1", port: Int = 0,
                              handler: @escaping @Sendable (LocalHTTPRequest) async -> LocalHTTPResponse) async throws -> LocalHTTPServer {
+        if port != 0, PortProbe.isInUse(host: host, port: port) { throw LocalHTTPServerError.portInUse(host: host, port: port) }
         let (portStream, portSink) = AsyncStream.makeStream(of: Int.self)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
