@@ -25,7 +25,8 @@ enum CredentialHelperFuzzing {
         var mapping: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
-            mapping[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            guard let key = parts.first else { continue }  // a line of spaces
+            mapping[String(key)] = parts.count > 1 ? String(parts[1]) : ""
         }
         guard let map = try? CredentialHostMap(mapping) else { return }
         let gate = SecretGate(credentialHosts: map)
