@@ -33,7 +33,7 @@ enum CommandEnvironment {
     /// directory WebKit starts its D-Bus proxy for that bus, and every web process warns that it
     /// cannot connect.
     static func provideRuntimeDirectory() {
-        guard (getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "").isEmpty, !namesMissingBus(original["DBUS_SESSION_BUS_ADDRESS"]) else { return }
+        guard (getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "").isEmpty, !WebProcessSandbox.namesMissingSessionBus(original) else { return }
         let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).path
         var template = Array(((temporary.utf8.count <= 40 ? temporary : "/tmp") + "/webauth-runtime-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else { return }  // GLib's fallback then, as before
@@ -41,13 +41,6 @@ enum CommandEnvironment {
         runtimeDirectory.withLock { $0 = path }
         GTKEnvironment.useRuntimeDirectory(path)
         atexit { CommandEnvironment.runtimeDirectory.withLock { $0 }.map { try? FileManager.default.removeItem(atPath: $0) } }
-    }
-
-    /// Whether `address` is a `unix:path=` D-Bus address whose socket does not exist.
-    private static func namesMissingBus(_ address: String?) -> Bool {
-        guard let address, let range = address.range(of: "unix:path=") else { return false }
-        let path = address[range.upperBound...].prefix { $0 != "," && $0 != ";" }
-        return !FileManager.default.fileExists(atPath: String(path))
     }
 
     /// The folder ``provideRuntimeDirectory()`` made, if it made one.

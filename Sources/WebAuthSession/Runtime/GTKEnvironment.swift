@@ -81,9 +81,7 @@ package enum GTKEnvironment {
     /// and a scratch directory too deep for the sockets WebKit's D-Bus proxy makes in it (a socket's
     /// path has at most 107 bytes) is not used for it.
     private static func privateRuntimeDirectory(_ environment: [String: String]) {
-        // A session bus named but not there: with a runtime directory WebKit would proxy it, and each web process warn.
-        let missingBus = environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } == true && WebProcessSandbox.hasNoSessionBus(environment)
-        guard (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty, !missingBus, let scratch = try? EngineRuntime.shared.scratchDirectory(),
+        guard (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty, !WebProcessSandbox.namesMissingSessionBus(environment), let scratch = try? EngineRuntime.shared.scratchDirectory(),
               scratch.utf8.count <= 60 else { return }
         setenv("XDG_RUNTIME_DIR", scratch, 1)
     }

@@ -67,6 +67,12 @@ public enum WebProcessSandbox: Sendable, Hashable, CustomStringConvertible {
         webkit_web_context_set_sandbox_enabled(context, 1)
     }
 
+    /// Whether `environment` names a D-Bus session whose socket is not there (not: names none).
+    /// With a runtime directory, WebKit proxies such a bus, and every web process warns it cannot connect.
+    package static func namesMissingSessionBus(_ environment: [String: String]) -> Bool {
+        environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } == true && hasNoSessionBus(environment)
+    }
+
     /// Whether `environment` has no usable D-Bus session: none set, or its socket is not there.
     static func hasNoSessionBus(_ environment: [String: String]) -> Bool {
         guard let session = environment["DBUS_SESSION_BUS_ADDRESS"], !session.isEmpty else { return true }
