@@ -22,10 +22,13 @@ struct WebAuthBinary {
     }
 
     /// What of this process's environment a run never sees: the display (a run starts its own
-    /// Xvfb), and the machine's proxy (a CI machine may have one for its package mirror; the tests
-    /// that are about proxies set their own).
+    /// Xvfb), the machine's proxy (a CI machine may have one for its package mirror; the tests
+    /// that are about proxies set their own), and `XDG_RUNTIME_DIR`: once a test in this process
+    /// has started the engine, it names the engine's scratch directory, and with it and the
+    /// missing bus below WebKit starts its D-Bus proxy, which warns on the run's stderr (tests
+    /// that are about the runtime directory set their own).
     static let machineVariables: Set<String> = ["DISPLAY", "WAYLAND_DISPLAY", "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY",
-                                                "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+                                                "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY", "XDG_RUNTIME_DIR"]
 
     /// This process's environment without ``machineVariables``, with the sandbox's directories
     /// (the user's own `~/.config/webauth` is never read).
