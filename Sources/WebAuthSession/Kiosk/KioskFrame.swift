@@ -3,7 +3,7 @@ internal import CWebKitGTK
 
 /// What a kiosk window shows around its page (``KioskAppearance``): the kiosk bar above it, the
 /// touch keyboard under it while a text field has focus, and the idle warning over it. It lays them out, applies the kiosk's style and the page's text
-/// size, and tells its ``SignInPage`` what the visitor asked for.
+/// size, and tells its ``KioskPresentation`` what the visitor asked for.
 @WebKitActor
 final class KioskFrame {
     /// What the visitor did on the frame.
@@ -26,16 +26,16 @@ final class KioskFrame {
     private var pageKeyboard: PageKeyboard?
     let idleWarningLead: Duration?
     private let view: UnsafeMutablePointer<WebKitWebView>
-    private let onRequest: @WebKitActor (Request) -> Void
+    /// Hears what the visitor asked for (set by the frame's ``KioskPresentation``).
+    var onRequest: @WebKitActor (Request) -> Void = { _ in }
 
     /// The text sizes A− and A+ go between, a tenth at a time.
     static let zoomRange = 0.5...3.0
 
-    /// Lays `view` out in `window` with what `appearance` asks for; `onRequest` hears the visitor.
-    /// `view` must outlive the frame.
+    /// Lays `view` out in `window` with what `appearance` asks for. `view` must outlive the frame.
     init(window: UnsafeMutablePointer<GtkWidget>, view: UnsafeMutablePointer<WebKitWebView>, appearance: KioskAppearance,
-         style: KioskStyle, text: KioskText, onRequest: @escaping @WebKitActor (Request) -> Void) {
-        (self.view, self.onRequest, idleWarningLead) = (view, onRequest, appearance.idleWarning)
+         style: KioskStyle, text: KioskText) {
+        (self.view, idleWarningLead) = (view, appearance.idleWarning)
         let overlay = gtk_overlay_new()!
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_container_add(cwk_container(overlay), column)

@@ -16,11 +16,10 @@ extension WebAuthenticationSession {
     func press(_ keys: [PageKeyboard.Key], in selector: String, replacing: Bool, submitsForm: Bool = false, guardScript: String = "",
                refusal: @WebKitActor (String?) -> String? = { _ in nil }, timeout: Duration) async throws(PageScriptError) {
         let (page, deadline) = try await pageAndDeadline(after: timeout)
-        guard let view = page.view else { throw .sessionEnded }
         let token = "webauthKeys" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let count = keys.reduce(0) { $0 + $1.keyvals.count }
         let armed = await withCheckedContinuation { continuation in
-            JavaScriptBridge.evaluate("""
+            page.evaluate("""
                 (() => {
                     const element = document.querySelector(\(JSONValue.string(selector)));
                     if (!element) throw new Error('no element matches ' + \(JSONValue.string(selector)));
@@ -46,20 +45,20 @@ extension WebAuthenticationSession {
                     });
                     return true;
                 })()
-                """, in: view, world: JavaScriptBridge.helperWorld) { continuation.resume(returning: $0) }
+                """, in: .isolated) { continuation.resume(returning: $0) }
         }
         _ = try armed.get()
         if let reason = refusal(page.currentURL) { throw .scriptFailed(message: reason) }
         guard count > 0 else { return }  // nothing to type: the field is focused, as a person leaves it
-        let keyboard = PageKeyboard(view: view)
-        guard keys.allSatisfy({ keyboard.press($0) }) else { throw .scriptFailed(message: "the page's view has no window to send keys to") }
+        guard page.press(keys) else { throw .scriptFailed(message: "the page's view has no window to send keys to") }
         // A page the keys replaced (a submitted form) may fail the await instead: its page change ends the wait.
         let seen: Bool = await withCheckedContinuation { continuation in
             let once = OneShot(continuation)
             once.resume(false, at: deadline)
             page.onNextPageChange { once.resume(true) }
-            JavaScriptBridge.callAsyncFunction("return await globalThis[\(JSONValue.string(token))];", in: view,
-                                               world: JavaScriptBridge.helperWorld) { if case .success = $0 { once.resume(true) } }
+            page.callAsyncFunction("return await globalThis[\(JSONValue.string(token))];", in: .isolated) {
+                if case .success = $0 { once.resume(true) }
+            }
         }
         guard seen else { throw .timedOut(waitingFor: "the page to see the keys", after: timeout, url: page.redactedCurrentURL) }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import OpenIDConnect
-internal import CWebKitGTK
 
 /// Page scripting: drive the sign-in page from another task while ``start()`` waits, as a
 /// test harness or a login script does. Each call first waits (within its timeout) for the
@@ -15,22 +14,21 @@ extension WebAuthenticationSession {
     /// - Throws: ``PageScriptError/scriptFailed(message:)`` if it throws or does not parse.
     @discardableResult
     public func evaluateJavaScript(_ script: String, timeout: Duration = .seconds(30)) async throws(PageScriptError) -> JSONValue {
-        try await evaluateJavaScript(script, timeout: timeout, world: nil)
+        try await evaluateJavaScript(script, timeout: timeout, world: .page)
     }
 
     /// Runs `script` in the engine's isolated world: it shares the page's DOM but not its
     /// JavaScript globals, so the page can neither tamper with it nor read what it passes.
     @discardableResult
     func evaluateInIsolatedWorld(_ script: String, timeout: Duration) async throws(PageScriptError) -> JSONValue {
-        try await evaluateJavaScript(script, timeout: timeout, world: JavaScriptBridge.helperWorld)
+        try await evaluateJavaScript(script, timeout: timeout, world: .isolated)
     }
 
-    private func evaluateJavaScript(_ script: String, timeout: Duration, world: String?) async throws(PageScriptError) -> JSONValue {
+    private func evaluateJavaScript(_ script: String, timeout: Duration, world: SignInPage.ScriptWorld) async throws(PageScriptError) -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
-        guard let view = page.view else { throw .sessionEnded }
         let result = await withCheckedContinuation { continuation in
-            JavaScriptBridge.evaluate(script, in: view, world: world) { continuation.resume(returning: $0) }
+            page.evaluate(script, in: world) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }
@@ -85,8 +83,8 @@ extension WebAuthenticationSession {
             });
             """
         var captcha: (kind: CaptchaKind, text: String)?
-        try await waitAcrossPageChanges(for: condition, timeout: timeout) { view, done in
-            JavaScriptBridge.callAsyncFunction(body, in: view, world: JavaScriptBridge.helperWorld) { result in
+        try await waitAcrossPageChanges(for: condition, timeout: timeout) { page, done in
+            page.callAsyncFunction(body, in: .isolated) { result in
                 // A script that fails in a page being replaced is retried in the next page.
                 switch result {
                 case .success(.bool(true)):
@@ -109,8 +107,8 @@ extension WebAuthenticationSession {
     public func waitForURL(timeout: Duration = .seconds(30),
                            where predicate: @escaping @Sendable (String) -> Bool) async throws(PageScriptError) -> String {
         var matched: String?
-        try await waitAcrossPageChanges(for: "a matching URL", timeout: timeout) { [weak self] _, done in
-            if let url = self?.page?.currentURL, predicate(url) {
+        try await waitAcrossPageChanges(for: "a matching URL", timeout: timeout) { page, done in
+            if let url = page.currentURL, predicate(url) {
                 matched = url
                 done()
             }
@@ -126,17 +124,17 @@ extension WebAuthenticationSession {
     /// arms it again on the next page, until the deadline (counted from the first document).
     private func waitAcrossPageChanges(
         for condition: String, timeout: Duration,
-        check: @escaping @WebKitActor (UnsafeMutablePointer<WebKitWebView>, @escaping @WebKitActor () -> Void) -> Void
+        check: @escaping @WebKitActor (SignInPage, @escaping @WebKitActor () -> Void) -> Void
     ) async throws(PageScriptError) {
         let deadline = try await pageAndDeadline(after: timeout).deadline
         while true {
             let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: condition)
-            guard let view = page.view else { throw .sessionEnded }
+            guard !page.hasEnded else { throw .sessionEnded }
             let outcome: WaitOutcome = await withCheckedContinuation { continuation in
                 let once = OneShot(continuation)
                 once.resume(.timedOut, at: deadline)
                 page.onNextPageChange { once.resume(page.hasEnded ? .ended : .pageChanged) }
-                check(view) { once.resume(.satisfied) }
+                check(page) { once.resume(.satisfied) }
             }
             switch outcome {
             case .satisfied: return
@@ -163,10 +161,8 @@ extension WebAuthenticationSession {
     public func screenshot(of area: ScreenshotArea = .page, timeout: Duration = .seconds(10)) async throws(PageScriptError) -> Data {
         let deadline = ContinuousClock.now + timeout
         let page = try await runningPage(before: deadline, timeout: timeout, waitingFor: "the page")
-        guard let view = page.view else { throw .sessionEnded }
-        let window = area == .window && (page.chrome != nil || page.kioskFrame != nil) ? page.window : nil
         let result = await withCheckedContinuation { continuation in
-            PageSnapshot.png(of: view, in: window, overlay: page.kioskFrame?.idleWarning?.layer) { continuation.resume(returning: $0) }
+            page.screenshot(wholeWindow: area == .window) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }

@@ -16,13 +16,13 @@ extension SignInPage {
     /// view gone) are left out.
     func failureReport(step: String? = nil, reason: String? = nil, navigationLog: [NavigationLogEntry], timeout: Duration) async -> FailureReport {
         var report = FailureReport(step: step, reason: reason, url: redactedCurrentURL, navigationLog: navigationLog)
-        guard hasCommittedLoad, let view else { return report }
+        guard hasCommittedLoad, view != nil else { return report }
         let state = await evaluate("({url: location.href, title: document.title, text: document.body ? document.body.innerText : ''})",
                                    timeout: timeout)
         report.url = (state?["url"]?.stringValue).map(URLRedaction.redactingValues) ?? report.url
         report.title = state?["title"]?.stringValue
         report.visibleText = state?["text"]?.stringValue
-        report.screenshotPNG = await bounded(timeout) { done in PageSnapshot.png(of: view, in: nil) { done(try? $0.get()) } }
+        report.screenshotPNG = await bounded(timeout) { done in screenshot(wholeWindow: false) { done(try? $0.get()) } }
         return report
     }
 
@@ -31,16 +31,26 @@ extension SignInPage {
         VisibleText.excerpt(await evaluate(VisibleText.script, timeout: timeout)?.stringValue ?? "")
     }
 
+    /// The URL of the page shown now (it may hold secrets: for scripts' predicates only).
+    var currentURL: String? {
+        view.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) }
+    }
+
+    /// The URL of the page shown now with its values redacted, for messages and reports.
+    var redactedCurrentURL: String? {
+        currentURL.map(URLRedaction.redactingValues)
+    }
+
+    /// The redirect URI the sign-in waits for.
+    var redirectURI: RedirectURI { flow.policy.redirectURI }
+
     /// The page's title as WebKit has it.
     private var currentTitle: String {
         view.flatMap { webkit_web_view_get_title($0) }.map { String(cString: $0) } ?? ""
     }
 
     private func evaluate(_ script: String, timeout: Duration) async -> JSONValue? {
-        guard let view else { return nil }
-        return await bounded(timeout) { done in
-            JavaScriptBridge.evaluate(script, in: view, world: JavaScriptBridge.helperWorld) { done(try? $0.get()) }
-        }
+        await bounded(timeout) { done in evaluate(script, in: .isolated) { done(try? $0.get()) } }
     }
 
     /// Starts `work` and returns what it hands `done`, or nil if that takes longer than `timeout`.
