@@ -1,7 +1,7 @@
 import Foundation
 internal import CWebKitGTK
 
-/// A kiosk's look (``KioskAppearance``): large controls, the accent colour and the logo. The
+/// A kiosk's look (``KioskSettings``): large controls, the accent colour and the logo. The
 /// style sheet is given to the kiosk's own widgets one by one, never to the whole screen, so a
 /// host application's windows keep their look.
 @WebKitActor
@@ -14,7 +14,7 @@ final class KioskStyle {
     /// The look `appearance` asks for.
     /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` for an accent colour GTK cannot
     ///   read or a logo that is not a readable image.
-    init(_ appearance: KioskAppearance) throws(WebAuthenticationError) {
+    init(_ appearance: KioskSettings) throws(WebAuthenticationError) {
         title = appearance.title
         var css = Self.baseSheet
         if let accent = appearance.accentColor {

@@ -26,7 +26,8 @@ struct PageConstruction {
             throw .invalidOption("parentWindow is not a GtkWindow")
         }
         // A kiosk's style is checked before anything is made.
-        let kioskStyle: KioskStyle? = if case .kiosk = options.presentation { try KioskStyle(options.kiosk) } else { nil }
+        let kioskSettings = options.presentation.kioskSettings
+        let kioskStyle = try kioskSettings.map { (settings) throws(WebAuthenticationError) in try KioskStyle(settings) }
         let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
         privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
         let context: UnsafeMutablePointer<WebKitWebContext>
@@ -42,8 +43,8 @@ struct PageConstruction {
         Self.configure(view.pointer, options: options)
         networkAnswers = PageNetworkAnswers(startURL: startURL, options: options, redirectURI: policy.redirectURI, logger: logger)
         networkAnswers.apply(to: view.pointer)
-        presentation = if let kioskStyle {
-            KioskPresentation(view: view.pointer, appearance: options.kiosk, style: kioskStyle)
+        presentation = if let kioskSettings, let kioskStyle {
+            KioskPresentation(view: view.pointer, settings: kioskSettings, style: kioskStyle)
         } else if case .window(let width, let height) = options.presentation {
             WindowPresentation(view: view.pointer, width: width, height: height, parent: options.parentWindow)
         } else {
