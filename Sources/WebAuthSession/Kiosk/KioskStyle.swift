@@ -49,9 +49,17 @@ final class KioskStyle {
     /// The logo's height on screen, in pixels.
     static let logoHeight: gint = 48
 
-    /// A new image of the logo, or `nil` when there is none.
-    func logoImage() -> UnsafeMutablePointer<GtkWidget>? {
-        logo?.withPointer { gtk_image_new_from_pixbuf($0) }  // the image takes its own reference
+    /// Packs the deployment's branding into `box`, as the start screen and the bar show it: the
+    /// logo, then the title (CSS class `kiosk-title`), each if there is one.
+    func packBranding(into box: UnsafeMutablePointer<GtkWidget>) {
+        if let image = logo?.withPointer({ gtk_image_new_from_pixbuf($0) }) {  // the image takes its own reference
+            gtk_box_pack_start(cwk_box(box), image, 0, 0, 0)
+        }
+        if let title {
+            let label = gtk_label_new(title)!
+            Self.addClass("kiosk-title", to: label)
+            gtk_box_pack_start(cwk_box(box), label, 0, 0, 0)
+        }
     }
 
     /// Gives the style sheet to `widget` and every widget inside it, as they are now.
