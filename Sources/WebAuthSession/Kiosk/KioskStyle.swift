@@ -12,7 +12,7 @@ final class KioskStyle {
     let title: String?
 
     /// The look `appearance` asks for.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` for an accent colour GTK cannot
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` for an accent colour GTK cannot
     ///   read or a logo that is not a readable image.
     init(_ appearance: KioskSettings) throws(WebAuthenticationError) {
         title = appearance.title
@@ -20,7 +20,7 @@ final class KioskStyle {
         if let accent = appearance.accentColor {
             var rgba = GdkRGBA()
             guard gdk_rgba_parse(&rgba, accent) != 0, let parsed = gdk_rgba_to_string(&rgba) else {
-                throw .invalidOption("the kiosk's accent colour '\(accent)' is not a colour: give a CSS colour such as #0b5cad or teal")
+                throw .invalidOption(.kioskAccentColor(accent))
             }
             defer { g_free(parsed) }
             css += Self.accentSheet.replacingOccurrences(of: "ACCENT", with: String(cString: parsed))
@@ -30,16 +30,16 @@ final class KioskStyle {
         do {
             _ = try GLibError.attempt { gtk_css_provider_load_from_data(provider.pointer, css, -1, $0) }
         } catch {
-            throw .invalidOption("the kiosk's style sheet did not load: \(error.message)")
+            throw .invalidOption(.kioskStyleSheet(message: error.message))
         }
         if let path = appearance.logo?.path {
             let pixbuf: OpaquePointer?
             do {
                 pixbuf = try GLibError.attempt { gdk_pixbuf_new_from_file_at_scale(path, -1, Self.logoHeight, 1, $0) }
             } catch {
-                throw .invalidOption("the kiosk's logo \(path) cannot be shown (\(error.message)): give a PNG file")
+                throw .invalidOption(.kioskLogo(path: path, message: error.message))
             }
-            guard let pixbuf else { throw .invalidOption("the kiosk's logo \(path) cannot be shown: give a PNG file") }
+            guard let pixbuf else { throw .invalidOption(.kioskLogo(path: path, message: nil)) }
             logo = GObjectReference(adopting: pixbuf)
         } else {
             logo = nil

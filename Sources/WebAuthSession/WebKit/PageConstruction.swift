@@ -23,7 +23,7 @@ struct PageConstruction {
         try GTKEnvironment.ready(forPerson: options.presentation != .headless)
         request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
         if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
-            throw .invalidOption("parentWindow is not a GtkWindow")
+            throw .invalidOption(.parentWindowNotAWindow)
         }
         // A kiosk's style is checked before anything is made.
         let kioskSettings = options.presentation.kioskSettings
@@ -56,12 +56,12 @@ struct PageConstruction {
     private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthenticationError)
         -> GObjectReference<UnsafeMutablePointer<WebKitURIRequest>> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidOption("the start URL must be http or https, not '\(url.scheme ?? "")'")
+            throw .invalidOption(.startURLScheme(url.scheme ?? ""))
         }
         for (name, value) in headers {
             let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains($0) }
             guard isToken, !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-                throw .invalidOption("additional header '\(name)' is not a valid HTTP header")
+                throw .invalidOption(.additionalHeader(name: name))
             }
         }
         let request = GObjectReference(adopting: webkit_uri_request_new(url.absoluteString)!)
