@@ -41,7 +41,7 @@ struct SignOutService: Sendable {
             do {
                 let client = OpenIDConnectClient(provider: .configuration(state.configuration), clientID: state.clientID,
                                                  redirectURI: try RedirectURI(redirect), http: http)
-                let page = ProviderPage(account: options.account, parent: parent, script: script, limit: limit, accounts: accounts,
+                let page = ProviderPage(account: options.account, parent: parent, script: script, signOut: true, limit: limit, accounts: accounts,
                                         environment: environment, http: http)
                 _ = try await client.signOut(state, options: page.options, script: page.scriptRunner)
                 endedAtProvider = true

@@ -12,22 +12,10 @@ import Testing
 struct BrokerTests {
     let webauth = WebAuthBinary()
 
-    /// The provider, a bus whose broker knows alice's password, and the login script.
-    func start(display: Bool = false, arguments: [String] = ["--allow-scripts"]) async throws -> (OpenIDProvider, BrokerBus, String) {
-        let provider = try await OpenIDProvider.start()
-        let bus = try await BrokerBus.start(webauth, display: display, arguments: arguments,
-                                            environment: ["ALICE_PASSWORD": OpenIDProvider.User.alice.password])
-        return (provider, bus, try webauth.file("login.yaml", LoginCommandTests.passwordScript))
-    }
-
-    /// The options of a scripted sign-in of `account` at `provider`.
-    func signInOptions(_ provider: OpenIDProvider, account: String, script: String) -> [String: JSONValue] {
-        ["issuer": .string(provider.issuer), "client_id": .string("webauth-demo"), "account": .string(account), "script": .string(script)]
-    }
-
     @Test("the README's clients: Python and C sign in and get the same token again; gdbus gets a token and lists only what it may use")
     func readmeClients() async throws {
-        let (provider, bus, script) = try await start()
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
         defer { Task { await bus.stop() } }
         let options = ["issuer=\(provider.issuer)", "client_id=webauth-demo", "script=\(script)"]
 
@@ -56,7 +44,8 @@ struct BrokerTests {
 
     @Test("Response goes to the caller alone: another connection subscribed to the request's Response receives nothing, though a broadcast reaches it")
     func unicastResponse() async throws {
-        let (provider, bus, script) = try await start()
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
         defer { Task { await bus.stop() } }
         let run = try await bus.python(Self.eavesdropper, [provider.issuer, script])
         #expect(run.status == 0, "stderr: \(run.stderr)\nbroker: \(bus.brokerLog)")
@@ -105,9 +94,10 @@ struct BrokerTests {
 
     @Test("accounts are webauth's profiles: a broker sign-in is webauth token's profile, a webauth login is GetToken's account")
     func sharedWithTheCommandLine() async throws {
-        let (provider, bus, script) = try await start()
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
         defer { Task { await bus.stop() } }
-        let signedIn = try await bus.request(signInOptions(provider, account: "shared", script: script))
+        let signedIn = try await fixture.signIn("shared")
         #expect(signedIn["response"]?.numberValue == 0, "\(signedIn)\nbroker: \(bus.brokerLog)")
         let token = try await webauth(["token", "--profile", "shared"])
         #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .newlines) == signedIn["results"]?["access_token"]?.stringValue,

@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// A private session bus (a dbus-daemon with a configuration of its own, so nothing of the
-/// machine's is activated on it) on which the repository's activation file,
+/// A private session bus (a dbus-daemon with a configuration of its own: the session bus's
+/// limits, but nothing of the machine's is activated on it) on which the repository's activation file,
 /// scripts/broker/org.webauthsession.Broker.service, starts `webauth broker` at the first call,
 /// as on a desktop. The broker runs in ``WebAuthBinary/home``'s folders; what it logs goes to the
 /// daemon's stderr, kept in ``log``. With a display, an Xvfb of its own (`-displayfd`).
@@ -49,6 +49,12 @@ struct BrokerBus {
               <type>session</type>
               <listen>\(address)</listen>
               <servicedir>\(services.path)</servicedir>
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
+              <limit name="max_message_size">1000000000</limit>
+              <limit name="service_start_timeout">120000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

@@ -35,6 +35,7 @@ enum BrokerClient {
     static let call = common + """
         method, arguments = sys.argv[1], json.loads(sys.argv[2])
         parameters = GLib.Variant("(a{sv})", (variant_options(arguments),)) if method == "GetToken" else None
+        if method == "GetTokenWithAString": method, parameters = "GetToken", GLib.Variant("(s)", ("work",))
         try:
             print(json.dumps({"results": call(method, parameters).unpack()[0]}))
         except GLib.Error as error:
@@ -60,8 +61,8 @@ enum BrokerClient {
             return bus.call_sync(BROKER, PATH, "org.webauthsession.Broker1", method, parameters, None, Gio.DBusCallFlags.NONE, 120000, None)
         def error_of(error):
             name = Gio.DBusError.get_remote_error(error)
-            Gio.DBusError.strip_remote_error(error)
-            return {"error_name": name, "message": error.message}
+            prefix = "GDBus.Error:%s: " % name
+            return {"error_name": name, "message": error.message[len(prefix):] if error.message.startswith(prefix) else error.message}
 
         """
 }
