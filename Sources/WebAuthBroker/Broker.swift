@@ -1,5 +1,6 @@
 import Logging
 import WebAuthBrokerContract
+import WebAuthSession
 
 /// The sign-in broker on the session bus (docs/dbus/org.webauthsession.Broker1.xml): any desktop
 /// app, in any language, signs in with the engine, shares the sign-ins of `webauth`'s profiles,
@@ -40,7 +41,9 @@ final class BrokerService {
         let callers = Callers(connection: connection)
         let requests = Requests(connection: connection, idle: idle, logger: logger)
         let access = AccessPolicy(consent: ConsentStore(environment: configuration.environment), logger: logger)
-        let broker = BrokerObject(configuration: configuration, callers: callers, requests: requests, access: access, idle: idle, logger: logger)
+        let accounts = AccountStore(environment: configuration.environment, keyringAnswers: await SecretServiceAuthStateStore.isAvailable, logger: logger)
+        let broker = BrokerObject(configuration: configuration, accounts: accounts, callers: callers, requests: requests, access: access, idle: idle,
+                                  logger: logger)
         connection.watchVanishingNames { name in
             requests.cancelAll(of: name)
             callers.forget(name)

@@ -18,14 +18,15 @@ final class BrokerObject {
     private let idle: IdleTimer
     private let logger: Logger
 
-    init(configuration: BrokerConfiguration, callers: Callers, requests: Requests, access: AccessPolicy, idle: IdleTimer, logger: Logger) {
+    init(configuration: BrokerConfiguration, accounts: AccountStore, callers: Callers, requests: Requests, access: AccessPolicy, idle: IdleTimer,
+         logger: Logger) {
         self.configuration = configuration
         self.callers = callers
         self.requests = requests
         self.access = access
         self.idle = idle
         self.logger = logger
-        accounts = AccountStore(environment: configuration.environment, logger: logger)
+        self.accounts = accounts
         tokens = TokenService(accounts: accounts)
     }
 

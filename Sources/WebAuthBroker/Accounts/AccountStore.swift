@@ -7,17 +7,20 @@ import WebAuthSession
 /// The broker's accounts are `webauth`'s profiles: the same stores (the keyring when a Secret
 /// Service answers, with a 0600 file under `$XDG_STATE_HOME/webauthsession` as its fallback;
 /// else the file), the same lock (`NAME.lock`, taken by `webauth login --profile NAME` too) and
-/// the same cookie folder (`$XDG_DATA_HOME/webauthsession/profiles/NAME`).
+/// the same cookie folder (`$XDG_DATA_HOME/webauthsession/profiles/NAME`). Whether a Secret
+/// Service answers is asked once, when the broker starts, not at every call.
 struct AccountStore: Sendable {
     /// The environment the broker started with (its folders).
     let environment: [String: String]
+    /// Whether a Secret Service answered when the broker started.
+    let keyringAnswers: Bool
     let logger: Logger
 
     /// The store of `account`'s saved sign-in.
-    func store(_ account: String) async throws(BrokerError) -> any AuthStateStore {
+    func store(_ account: String) throws(BrokerError) -> any AuthStateStore {
         let logger = logger
         do {
-            return try await automaticAuthStateStore(name: account) { keyringError, file in
+            return try automaticAuthStateStore(name: account, keyringAnswers: keyringAnswers) { keyringError, file in
                 logger.warning("the keyring could not save the sign-in (\(keyringError)); it was saved in \(file.path) (mode 0600) instead")
             }
         } catch {
@@ -27,7 +30,7 @@ struct AccountStore: Sendable {
 
     /// `account`'s saved sign-in and its store; `nil` when it has none.
     func load(_ account: String) async throws(BrokerError) -> (state: AuthState?, store: any AuthStateStore) {
-        let store = try await store(account)
+        let store = try store(account)
         do { return (try await store.load(), store) } catch { throw BrokerError(error) }
     }
 

@@ -12,6 +12,8 @@ import WebAuthSession
 final class AccessPolicy {
     private let consent: ConsentStore
     private let logger: Logger
+    /// The gate of the consent file's content as last read, and what identified that content.
+    private var cachedGate: (version: [Int], gate: SecretGate)?
     /// The questions on screen, by app and account: a second request for the same waits for the same answer.
     private var asking: [String: Task<Result<Bool, BrokerError>, Never>] = [:]
 
@@ -25,13 +27,17 @@ final class AccessPolicy {
         app.kind == .webauth ? .process("webauth") : .application(app.id)
     }
 
-    /// The gate as the remembered answers make it.
+    /// The gate as the remembered answers make it (the file is read again only once it has changed).
     func gate() throws(BrokerError) -> SecretGate {
+        let version = consent.version()
+        if let cachedGate, cachedGate.version == version { return cachedGate.gate }
         let answers: [ConsentAnswer]
         do { answers = try consent.answers() } catch { throw BrokerError(.failed, "\(error)") }
         var granted: [String: Set<String>] = [:]
         for answer in answers where answer.allowed { granted[answer.app, default: []].insert(answer.account) }
-        return SecretGate(grantedAccounts: granted)
+        let gate = SecretGate(grantedAccounts: granted)
+        cachedGate = (version, gate)
+        return gate
     }
 
     /// Whether the gate lets `app` have `account`'s tokens now, without asking anyone.

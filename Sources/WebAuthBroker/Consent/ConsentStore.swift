@@ -30,6 +30,14 @@ public struct ConsentStore: Sendable {
         return file.answers.sorted { ($0.app, $0.account) < ($1.app, $1.account) }
     }
 
+    /// What identifies the file's present content without reading it: its inode (a write replaces
+    /// the file), size and modification time; empty when there is no file.
+    public func version() -> [Int] {
+        var info = stat()
+        guard stat(fileURL.path, &info) == 0 else { return [] }
+        return [Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+    }
+
     /// The answer for `app` and `account`, if one was given.
     public func answer(app: String, account: String) throws(ConsentStoreError) -> Bool? {
         try answers().first { $0.app == app && $0.account == account }?.allowed
