@@ -65,37 +65,42 @@ final class BrokerObject {
 
     private func signIn(_ call: IncomingCall) throws(BrokerError) {
         let options = try SignInOptions(call.options(1))
-        let parent = try Self.parentWindow(call.string(0))
-        let script = try loadScript(options.script)
-        let (sender, account) = (call.sender, options.account)
         let service = SignInService(accounts: accounts, environment: configuration.environment, logger: logger)
-        try requests.start(for: call, token: options.handleToken) { @BusActor () throws(BrokerError) -> [String: BusValue] in
-            let app = try await self.callers.application(of: sender)
-            self.logger.info("SignIn from \(app.id) for the account '\(account)'")
-            if let existing = try await self.accounts.load(account).state {
-                try await self.access.check(app, account: account, issuer: existing.configuration.issuer, parent: parent)
+        try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
+            if let existing = try await self.accounts.load(options.account).state {
+                try await self.access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: parent)
             }
             let state = try await service.signIn(options, parent: parent, script: script)
-            try self.access.allow(app, account: account)
+            try self.access.allow(app, account: options.account)
             guard let token = state.accessToken(for: .signIn) else { throw BrokerError(.providerError, "the provider gave no access token") }
-            return try self.release(token, of: account, state: state, to: app)
+            return try self.release(token, of: options.account, state: state, to: app)
         }
     }
 
     private func signOut(_ call: IncomingCall) throws(BrokerError) {
         let options = try SignOutOptions(call.options(1))
-        let parent = try Self.parentWindow(call.string(0))
-        let script = try loadScript(options.script)
-        let (sender, account) = (call.sender, options.account)
         let service = SignOutService(accounts: accounts, environment: configuration.environment, logger: logger)
-        try requests.start(for: call, token: options.handleToken) { @BusActor () throws(BrokerError) -> [String: BusValue] in
-            let app = try await self.callers.application(of: sender)
-            self.logger.info("SignOut from \(app.id) for the account '\(account)'")
-            guard let existing = try await self.accounts.load(account).state else {
-                throw BrokerError(.notSignedIn, "no saved sign-in named '\(account)'")
+        try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
+            guard let existing = try await self.accounts.load(options.account).state else {
+                throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'")
             }
-            try await self.access.check(app, account: account, issuer: existing.configuration.issuer, parent: parent)
+            try await self.access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: parent)
             return try await service.signOut(options, parent: parent, script: script)
+        }
+    }
+
+    /// Starts a request of `call` (SignIn, SignOut) on `account`: its parent window and script are
+    /// checked now; `body` runs once the caller's app is known, and its results are the `Response`.
+    private func request(_ call: IncomingCall, account: String, token: String?, script path: String?,
+                         _ body: @escaping @BusActor (CallerApplication, ParentWindow?, LoginScript?) async throws(BrokerError) -> [String: BusValue])
+        throws(BrokerError) {
+        let parent = try Self.parentWindow(call.string(0))
+        let script = try loadScript(path)
+        let (sender, method) = (call.sender, call.method)
+        try requests.start(for: call, token: token) { @BusActor () throws(BrokerError) -> [String: BusValue] in
+            let app = try await self.callers.application(of: sender)
+            self.logger.info("\(method) from \(app.id) for the account '\(account)'")
+            return try await body(app, parent, script)
         }
     }
 

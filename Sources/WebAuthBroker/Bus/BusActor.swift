@@ -1,5 +1,5 @@
 import Foundation
-internal import CGDBus
+import WebAuthSession
 
 /// The global actor of the broker's D-Bus side: exported objects, calls in flight, requests and
 /// callers all live on it. Its executor runs on a thread of the broker's own that iterates a GLib
@@ -30,50 +30,30 @@ public actor BusActor {
 }
 
 /// The thread that iterates the broker's main context, and the `SerialExecutor` of ``BusActor``:
-/// each job is a one-shot idle source on that context, so jobs run in order, one at a time, never
-/// inline inside another. The context is the thread's thread-default one, so GDBus calls back
-/// there for everything registered or called from ``BusActor`` code.
+/// each job runs once on the thread, in order, one at a time, never inline inside another
+/// (``MainContextThread/schedule(_:_:)``). The context is the thread's thread-default one, so
+/// GDBus calls back there for everything registered or called from ``BusActor`` code.
 final class BusThread: SerialExecutor {
     /// The one bus thread, started on first use.
     static let shared = BusThread()
 
-    /// The `GMainContext *` the thread iterates. @unchecked: GLib documents attaching a source
-    /// and asking for the owner as safe from any thread; nothing else touches it off the thread.
-    private struct Context: @unchecked Sendable {
-        let pointer: OpaquePointer
-    }
+    private let thread = MainContextThread(name: "webauth-broker-bus")
 
-    private let context: Context
-
-    private init() {
-        let context = Context(pointer: g_main_context_new())
-        self.context = context
-        let thread = Thread {
-            g_main_context_push_thread_default(context.pointer)
-            let loop = g_main_loop_new(context.pointer, 0)
-            g_main_loop_run(loop)
-        }
-        thread.name = "WebAuthBroker bus"
-        thread.start()
-    }
+    private init() {}
 
     func enqueue(_ job: consuming ExecutorJob) {
         let slot = UnsafeMutablePointer<UnownedJob>.allocate(capacity: 1)
         slot.initialize(to: UnownedJob(job))
-        let source = g_idle_source_new()
-        g_source_set_priority(source, G_PRIORITY_DEFAULT)
-        g_source_set_callback(source, { data in
+        thread.schedule({ data in
             let slot = data!.assumingMemoryBound(to: UnownedJob.self)
             let job = slot.move()
             slot.deallocate()
             job.runSynchronously(on: BusThread.shared.asUnownedSerialExecutor())
             return 0  // G_SOURCE_REMOVE
-        }, slot, nil)
-        g_source_attach(source, context.pointer)
-        g_source_unref(source)
+        }, slot)
     }
 
     func checkIsolated() {
-        precondition(g_main_context_is_owner(context.pointer) != 0, "expected to run on the broker's bus thread")
+        precondition(thread.isCurrent, "expected to run on the broker's bus thread")
     }
 }
