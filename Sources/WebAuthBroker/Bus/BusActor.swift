@@ -31,7 +31,7 @@ public actor BusActor {
 
 /// The thread that iterates the broker's main context, and the `SerialExecutor` of ``BusActor``:
 /// each job runs once on the thread, in order, one at a time, never inline inside another
-/// (``MainContextThread/schedule(_:_:)``). The context is the thread's thread-default one, so
+/// (`MainContextThread.schedule`). The context is the thread's thread-default one, so
 /// GDBus calls back there for everything registered or called from ``BusActor`` code.
 final class BusThread: SerialExecutor {
     /// The one bus thread, started on first use.
@@ -42,15 +42,7 @@ final class BusThread: SerialExecutor {
     private init() {}
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let slot = UnsafeMutablePointer<UnownedJob>.allocate(capacity: 1)
-        slot.initialize(to: UnownedJob(job))
-        thread.schedule({ data in
-            let slot = data!.assumingMemoryBound(to: UnownedJob.self)
-            let job = slot.move()
-            slot.deallocate()
-            job.runSynchronously(on: BusThread.shared.asUnownedSerialExecutor())
-            return 0  // G_SOURCE_REMOVE
-        }, slot)
+        MainContextJob.enqueue(job, on: asUnownedSerialExecutor(), thread.schedule)
     }
 
     func checkIsolated() {
