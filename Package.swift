@@ -149,7 +149,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
-                                                     "WebAuthBrokerContract", "CGDBus"]),
+                                                     "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",
             dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],
