@@ -158,3 +158,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Existential types are spelled `any P` everywhere (as swift-subprocess builds).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

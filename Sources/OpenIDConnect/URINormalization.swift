@@ -89,7 +89,7 @@ package enum URINormalization {
         guard inet_pton(AF_INET6, literal, &address) == 1 else { throw .badIPv6Literal }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { throw .badIPv6Literal }
-        return "[" + String(cString: buffer) + "]"
+        return "[" + buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "]"
     }
 
     /// `text` with percent-escapes of unreserved characters decoded and the rest in upper-case hex.

@@ -156,7 +156,7 @@ struct AuthStateTests {
         let state = try await signIn(provider)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("expire-\(UUID().uuidString)")
         let store = try FileAuthStateStore(name: "expire", directory: folder)
-        try await store.save(state)
+        try store.save(state)
         let other = AuthStateManager(state: state, store: store)
         let rotated = try await other.refreshNow().refreshToken  // another process refreshes: the old refresh token is spent
         #expect(rotated != nil && rotated != state.refreshToken)

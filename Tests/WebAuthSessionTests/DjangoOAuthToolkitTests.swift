@@ -96,7 +96,7 @@ extension EngineTests.DjangoOAuthToolkit {
         switch mode {
         case "kiosk":
             _ = TestEngine.options()  // the private Xvfb
-            let kiosk = await KioskStation(client: client, allowedHosts: [], scopes: ["openid"])
+            let kiosk = await KioskStation(client: client, scopes: ["openid"])
             let events = kiosk.events
             Task {
                 for await event in events {

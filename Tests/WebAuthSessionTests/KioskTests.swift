@@ -11,7 +11,7 @@ extension EngineTests {
     @Suite("Kiosk")
     struct Kiosk {
         static func kioskOptions(idle: Duration = .seconds(120)) -> WebAuthenticationOptions {
-            var options = TestEngine.options(.kiosk(idleTimeout: idle))
+            var options = TestEngine.options(.kiosk(KioskSettings(allowedHosts: [], idleTimeout: idle)))
             options.websiteData = .ephemeral
             return options
         }
@@ -118,7 +118,7 @@ extension EngineTests {
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
                                              redirectURI: try RedirectURI("com.example.webauth:/callback"))
             _ = TestEngine.options()  // the private Xvfb
-            let kiosk = await KioskStation(client: client, idleTimeout: .seconds(1))
+            let kiosk = await KioskStation(client: client, settings: KioskSettings(allowedHosts: [], idleTimeout: .seconds(1)))
             let visitors = Visitors()
             let script: @Sendable (WebAuthenticationSession) async throws -> Void = { session in
                 let visitor = visitors.next()
@@ -137,7 +137,7 @@ extension EngineTests {
                     await Task { @WebKitActor in
                         // Visitor 1 walked away after a second of idleness; visitor 2's scripted
                         // sign-in (no input, so no reset of the timer) gets all the time a slow machine needs.
-                        if visitor == 2 { kiosk.idleTimeout = .seconds(120) }
+                        if visitor == 2 { kiosk.settings.idleTimeout = .seconds(120) }
                         if let button = kiosk.startScreen?.button { gtk_button_clicked(cwk_button(button)) }
                     }.value
                     if messages.count == 2 { return messages }

@@ -30,18 +30,19 @@ extension EngineTests {
             _ = TestEngine.options()  // the private Xvfb
             let kiosk = await KioskStation(client: client)
             await Task { @WebKitActor in
-                kiosk.appearance.language = language
-                kiosk.appearance.title = title
-                kiosk.appearance.logo = KioskPictures.logo()
-                kiosk.appearance.accentColor = "#0b5cad"
+                kiosk.settings.language = language
+                kiosk.settings.title = title
+                kiosk.settings.logo = KioskPictures.logo()
+                kiosk.settings.accentColor = "#0b5cad"
             }.value
             return kiosk
         }
 
-        static func kioskOptions(idle: Duration = .seconds(120), _ change: (inout KioskAppearance) -> Void = { _ in }) -> WebAuthenticationOptions {
-            var options = TestEngine.options(.kiosk(idleTimeout: idle))
+        static func kioskOptions(idle: Duration = .seconds(120), _ change: (inout KioskSettings) -> Void = { _ in }) -> WebAuthenticationOptions {
+            var settings = KioskSettings(allowedHosts: [], idleTimeout: idle)
+            change(&settings)
+            var options = TestEngine.options(.kiosk(settings))
             options.websiteData = .ephemeral
-            change(&options.kiosk)
             return options
         }
 

@@ -114,7 +114,7 @@ extension EngineTests.Negotiate {
         _ = TestEngine.options()  // the engine tests' configuration: a private Xvfb
         await Task { @WebKitActor in }.value  // the first use of the engine's actor starts it
         try WebAuthEngine.configure(EngineConfiguration(display: .virtual))
-        #expect(throws: WebAuthenticationError.invalidOption("the engine has already started with another configuration; configure it before the first session")) {
+        #expect(throws: WebAuthenticationError.invalidOption(.engineAlreadyStarted)) {
             try WebAuthEngine.configure(EngineConfiguration(display: .virtual, trustedNegotiateSites: [URL(string: "http://127.0.0.1:8080")!]))
         }
     }

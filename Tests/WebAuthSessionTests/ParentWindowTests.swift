@@ -40,8 +40,9 @@ extension EngineTests {
                     _ = try await session.start()
                     Issue.record("\(identifier) was taken for a window")
                 } catch {
-                    guard case .invalidOption(let message) = error else { Issue.record("\(identifier): \(error)"); continue }
-                    #expect(message.hasPrefix("the parent window "), "\(message)")
+                    guard case .invalidOption(let reason) = error else { Issue.record("\(identifier): \(error)"); continue }
+                    #expect([InvalidOptionReason.parentWindowNotFound(identifier: identifier), .parentWindowNotImported(identifier: identifier)].contains(reason),
+                            "\(reason)")
                 }
             }
         }

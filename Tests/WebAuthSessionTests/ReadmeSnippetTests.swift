@@ -2,12 +2,15 @@ import Foundation
 import Testing
 
 /// README's Swift examples cannot rot: each ```swift block is the visible part of a file in
-/// ReadmeSnippets/, which this target compiles. A file's own lines (imports, the function around
-/// the example, the names it assumes) sit between `// snippet.hide` and `// snippet.show`.
+/// ReadmeSnippets/, which this target compiles, or of the example application's manifest, which CI
+/// builds (`Examples/GTKSignIn/check`). A file's own lines (imports, the function around the
+/// example, the names it assumes) sit between `// snippet.hide` and `// snippet.show`.
 @Suite("README snippets")
 struct ReadmeSnippetTests {
     static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let readme = tests.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+    /// README's SwiftPM lines are the example application's (issue 33.3).
+    static let exampleManifest = "Examples/GTKSignIn/Package.swift"
 
     /// The ```swift blocks of `markdown`, in order.
     static func swiftBlocks(in markdown: String) -> [String] {
@@ -42,19 +45,20 @@ struct ReadmeSnippetTests {
 
     @Test("every ```swift block in README.md is identical to the visible part of a compiled twin, and every twin is in README.md")
     func snippetsAreCompiled() throws {
-        let folder = Self.tests.appendingPathComponent("ReadmeSnippets")
-        let twins = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let root = Self.readme.deletingLastPathComponent()
+        let snippets = try FileManager.default.contentsOfDirectory(atPath: Self.tests.appendingPathComponent("ReadmeSnippets").path)
+            .filter { $0.hasSuffix(".swift") }.sorted().map { "Tests/WebAuthSessionTests/ReadmeSnippets/\($0)" }
         var compiled: [String: String] = [:]
-        for twin in twins {
-            compiled[Self.visiblePart(of: try String(contentsOf: folder.appendingPathComponent(twin), encoding: .utf8))] = twin
+        for twin in snippets + [Self.exampleManifest] {
+            compiled[Self.visiblePart(of: try String(contentsOf: root.appendingPathComponent(twin), encoding: .utf8))] = twin
         }
         let blocks = Self.swiftBlocks(in: try String(contentsOf: Self.readme, encoding: .utf8))
         #expect(blocks.count >= 8)
         for block in blocks {
-            #expect(compiled[block] != nil, "README.md's block has no compiled twin in ReadmeSnippets/ (copy it there, or the edit back):\n\(block)")
+            #expect(compiled[block] != nil, "README.md's block has no compiled twin in ReadmeSnippets/ or \(Self.exampleManifest) (copy it there, or the edit back):\n\(block)")
         }
         for (visible, twin) in compiled {
-            #expect(blocks.contains(visible), "ReadmeSnippets/\(twin) is not in README.md as written:\n\(visible)")
+            #expect(blocks.contains(visible), "\(twin) is not in README.md as written:\n\(visible)")
         }
     }
 }

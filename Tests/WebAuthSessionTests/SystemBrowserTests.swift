@@ -72,8 +72,7 @@ extension EngineTests {
                 guard case .timedOut = error else { throw error }
             }
             let stateless = try await SystemBrowserSession()
-            await #expect(throws: WebAuthenticationError.invalidOption(
-                "the authorization URL has no state parameter; the loopback listener takes only the answer that carries it")) {
+            await #expect(throws: WebAuthenticationError.invalidOption(.authorizationURLWithoutState)) {
                 try await stateless.start(url: URL(string: "http://127.0.0.1:1/")!, browser: .custom { _ in })
             }
         }

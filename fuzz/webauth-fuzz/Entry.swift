@@ -30,7 +30,7 @@ enum Replay {
         var count = 0
         for argument in CommandLine.arguments.dropFirst() {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
             let files = isDirectory.boolValue
                 ? try FileManager.default.contentsOfDirectory(atPath: argument).sorted().map { argument + "/" + $0 } : [argument]
             for file in files {

@@ -30,12 +30,7 @@ final class KioskBar {
         self.onPress = onPress
         box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         KioskStyle.addClass("kiosk-bar", to: box)
-        if let logo = style.logoImage() { gtk_box_pack_start(cwk_box(box), logo, 0, 0, 0) }
-        if let title = style.title {
-            let label = gtk_label_new(title)!
-            KioskStyle.addClass("kiosk-title", to: label)
-            gtk_box_pack_start(cwk_box(box), label, 0, 0, 0)
-        }
+        style.packBranding(into: box)
         origin = PageOrigin(notEncrypted: text.notEncrypted, iconSize: GTK_ICON_SIZE_LARGE_TOOLBAR)
         KioskStyle.addClass("kiosk-host", to: origin.label)
         gtk_box_pack_start(cwk_box(box), origin.box, 0, 0, 0)

@@ -1,7 +1,7 @@
 import Foundation
 internal import CWebKitGTK
 
-/// What a kiosk window shows around its page (``KioskAppearance``): the kiosk bar above it, the
+/// What a kiosk window shows around its page (``KioskSettings``): the kiosk bar above it, the
 /// touch keyboard under it while a text field has focus, and the idle warning over it. It lays them out, applies the kiosk's style and the page's text
 /// size, and tells its ``KioskPresentation`` what the visitor asked for.
 @WebKitActor
@@ -33,7 +33,7 @@ final class KioskFrame {
     static let zoomRange = 0.5...3.0
 
     /// Lays `view` out in `window` with what `appearance` asks for. `view` must outlive the frame.
-    init(window: UnsafeMutablePointer<GtkWidget>, view: UnsafeMutablePointer<WebKitWebView>, appearance: KioskAppearance,
+    init(window: UnsafeMutablePointer<GtkWidget>, view: UnsafeMutablePointer<WebKitWebView>, appearance: KioskSettings,
          style: KioskStyle, text: KioskText) {
         (self.view, idleWarningLead) = (view, appearance.idleWarning)
         let overlay = gtk_overlay_new()!

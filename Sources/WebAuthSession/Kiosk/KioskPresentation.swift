@@ -17,11 +17,11 @@ final class KioskPresentation: PagePresentation {
     var framesPage: Bool { true }
     var overlay: UnsafeMutablePointer<GtkWidget>? { frame.idleWarning?.layer }
 
-    /// Puts `view` in a new full-screen window framed as `appearance` says, in `style`.
-    init(view: UnsafeMutablePointer<WebKitWebView>, appearance: KioskAppearance, style: KioskStyle) {
+    /// Puts `view` in a new full-screen window framed as `settings` say, in `style`.
+    init(view: UnsafeMutablePointer<WebKitWebView>, settings: KioskSettings, style: KioskStyle) {
         window = FullScreenWindow.make(title: "Sign in")
         gtk_window_set_keep_above(cwk_window(window), 1)
-        frame = KioskFrame(window: window, view: view, appearance: appearance, style: style, text: KioskText(language: appearance.language))
+        frame = KioskFrame(window: window, view: view, appearance: settings, style: style, text: KioskText(language: settings.language))
         frame.onRequest = { [weak self] in self?.visitorRequested($0) }
     }
 

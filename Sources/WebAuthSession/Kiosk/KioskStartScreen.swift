@@ -24,12 +24,7 @@ final class KioskStartScreen {
         gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
         gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
         KioskStyle.addClass("kiosk-start", to: box)
-        if let logo = style.logoImage() { gtk_box_pack_start(cwk_box(box), logo, 0, 0, 0) }
-        if let title = style.title {
-            let heading = gtk_label_new(title)!
-            KioskStyle.addClass("kiosk-title", to: heading)
-            gtk_box_pack_start(cwk_box(box), heading, 0, 0, 0)
-        }
+        style.packBranding(into: box)
         let label = gtk_label_new(message)!
         gtk_label_set_line_wrap(cwk_label(label), 1)
         KioskStyle.addClass("kiosk-message", to: label)

@@ -4,37 +4,33 @@ import OpenIDConnect
 /// A sign-in kiosk: visitor after visitor, each in a fresh ephemeral session.
 ///
 /// ```swift
-/// let kiosk = KioskStation(client: client, allowedHosts: ["login.microsoftonline.com"])
+/// let kiosk = KioskStation(client: client, settings: KioskSettings(allowedHosts: ["login.microsoftonline.com"]))
 /// while true {
 ///     let visitor = try await kiosk.nextVisitor()      // start screen, sign-in, back on abandonment
 ///     await checkIn(visitor.idToken)
 /// }
 /// ```
 /// ``nextVisitor(script:)`` shows a full-screen start screen; the visitor's press opens the
-/// provider's page in ``WebAuthenticationOptions/Presentation/kiosk(allowedHosts:idleTimeout:)`` (full
-/// screen, locked to the provider's hosts and `allowedHosts`). A visitor who walks away (no input
-/// for `idleTimeout`, after a wrong password say: the page then shows no redirect), presses
-/// Escape or the kiosk bar's "Start over" gets the "start again" screen. What the kiosk shows
-/// around the page, and how it looks, is its ``appearance``. Each sign-in has its own in-memory cookie jar, storage
+/// provider's page in ``WebAuthenticationOptions/Presentation/kiosk(_:)`` (full screen, locked to
+/// the provider's hosts and the ``KioskSettings/allowedHosts`` of its ``settings``). A visitor
+/// who walks away (no input for ``KioskSettings/idleTimeout``, after a wrong password say: the
+/// page then shows no redirect), presses Escape or the kiosk bar's "Start over" gets the "start
+/// again" screen. What the kiosk shows around the page, and how it looks, is in its ``settings`` too. Each sign-in has its own in-memory cookie jar, storage
 /// and cache, destroyed with its page: nothing of one visitor reaches the next.
 @WebKitActor
 public final class KioskStation {
     /// The client that signs visitors in.
     public let client: OpenIDConnectClient
-    /// Hosts besides the provider's that pages may go to (an identity provider it federates to).
-    public var allowedHosts: [String]
-    /// How long a page may go without input before it is reset. Default: 2 minutes.
-    public var idleTimeout: Duration
+    /// Where its pages may go, how long a visitor may stay idle, and what it shows around each
+    /// sign-in page (the bar, the idle warning, the touch keyboard), in which language, at which
+    /// text size, with which logo, title and colour (the start screen too). Default: everything shown.
+    public var settings: KioskSettings
     /// The scopes each sign-in asks for.
     public var scopes: [String]
     /// Extra parameters of each sign-in's authorization request.
     public var additionalParameters: [String: String]
-    /// What the kiosk shows around each sign-in page (the bar, the idle warning, the touch
-    /// keyboard), in which language, at which text size, with which logo, title and colour
-    /// (the start screen too). Default: ``KioskAppearance/init()``, everything shown.
-    public var appearance = KioskAppearance()
     /// What the start screen says first. Default: "Welcome. Sign in to continue." in the kiosk's
-    /// language (``KioskAppearance/language``).
+    /// language (``KioskSettings/language``).
     public var welcome: String {
         get { welcomeOverride ?? text.welcome }
         set { welcomeOverride = newValue }
@@ -49,7 +45,7 @@ public final class KioskStation {
     private var welcomeOverride: String?
     private var startAgainOverride: String?
     /// The kiosk's words in its language.
-    var text: KioskText { KioskText(language: appearance.language) }
+    var text: KioskText { KioskText(language: settings.language) }
     /// What the kiosk does, for its operator's log (and for tests).
     public enum Event: Sendable, Hashable {
         /// The start screen shows `message`.
@@ -74,12 +70,11 @@ public final class KioskStation {
     private(set) var startScreen: KioskStartScreen?
     private var pendingPress: CheckedContinuation<Bool, Never>?
 
-    /// A kiosk for `client`.
-    public init(client: OpenIDConnectClient, allowedHosts: [String] = [], idleTimeout: Duration = .seconds(120),
+    /// A kiosk for `client`, set up with `settings`.
+    public init(client: OpenIDConnectClient, settings: KioskSettings = KioskSettings(),
                 scopes: [String] = ["openid", "profile"], additionalParameters: [String: String] = [:]) {
         self.client = client
-        self.allowedHosts = allowedHosts
-        self.idleTimeout = idleTimeout
+        self.settings = settings
         self.scopes = scopes
         self.additionalParameters = additionalParameters
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
@@ -93,16 +88,15 @@ public final class KioskStation {
         while true {
             try await waitForVisitor(message)
             var options = WebAuthenticationOptions()
-            options.presentation = .kiosk(allowedHosts: allowedHosts, idleTimeout: idleTimeout)
+            options.presentation = .kiosk(settings)
             options.websiteData = .ephemeral
-            options.kiosk = appearance
-            if let language = appearance.language { options.languages = [language] }  // the provider's page speaks it too
+            if let language = settings.language { options.languages = [language] }  // the provider's page speaks it too
             eventSink.yield(.signInStarted)
             do {
                 let result = try await client.signIn(scopes: scopes, additionalParameters: additionalParameters, options: options, script: script)
                 eventSink.yield(.signedIn)
                 return result
-            } catch .session(let reset) where reset == .closedByUser || reset == .abandoned(after: idleTimeout) {
+            } catch .session(let reset) where reset == .closedByUser || reset == .abandoned(after: settings.idleTimeout) {
                 eventSink.yield(.reset(reset))
                 message = startAgain
             }
@@ -112,7 +106,7 @@ public final class KioskStation {
     /// Shows the start screen with `message` until it is pressed.
     private func waitForVisitor(_ message: String) async throws(SignInError) {
         do {
-            startScreen = try KioskStartScreen(message: message, action: text.signIn, style: KioskStyle(appearance),
+            startScreen = try KioskStartScreen(message: message, action: text.signIn, style: KioskStyle(settings),
                                                onPress: { [weak self] in self?.endWait(pressed: true) },
                                                onCloseRefused: { [weak self] in self?.eventSink.yield(.closeRefused) })
         } catch {

@@ -1,7 +1,7 @@
 import Foundation
 internal import CWebKitGTK
 
-/// A kiosk's look (``KioskAppearance``): large controls, the accent colour and the logo. The
+/// A kiosk's look (``KioskSettings``): large controls, the accent colour and the logo. The
 /// style sheet is given to the kiosk's own widgets one by one, never to the whole screen, so a
 /// host application's windows keep their look.
 @WebKitActor
@@ -12,15 +12,15 @@ final class KioskStyle {
     let title: String?
 
     /// The look `appearance` asks for.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` for an accent colour GTK cannot
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` for an accent colour GTK cannot
     ///   read or a logo that is not a readable image.
-    init(_ appearance: KioskAppearance) throws(WebAuthenticationError) {
+    init(_ appearance: KioskSettings) throws(WebAuthenticationError) {
         title = appearance.title
         var css = Self.baseSheet
         if let accent = appearance.accentColor {
             var rgba = GdkRGBA()
             guard gdk_rgba_parse(&rgba, accent) != 0, let parsed = gdk_rgba_to_string(&rgba) else {
-                throw .invalidOption("the kiosk's accent colour '\(accent)' is not a colour: give a CSS colour such as #0b5cad or teal")
+                throw .invalidOption(.kioskAccentColor(accent))
             }
             defer { g_free(parsed) }
             css += Self.accentSheet.replacingOccurrences(of: "ACCENT", with: String(cString: parsed))
@@ -30,16 +30,16 @@ final class KioskStyle {
         do {
             _ = try GLibError.attempt { gtk_css_provider_load_from_data(provider.pointer, css, -1, $0) }
         } catch {
-            throw .invalidOption("the kiosk's style sheet did not load: \(error.message)")
+            throw .invalidOption(.kioskStyleSheet(message: error.message))
         }
         if let path = appearance.logo?.path {
             let pixbuf: OpaquePointer?
             do {
                 pixbuf = try GLibError.attempt { gdk_pixbuf_new_from_file_at_scale(path, -1, Self.logoHeight, 1, $0) }
             } catch {
-                throw .invalidOption("the kiosk's logo \(path) cannot be shown (\(error.message)): give a PNG file")
+                throw .invalidOption(.kioskLogo(path: path, message: error.message))
             }
-            guard let pixbuf else { throw .invalidOption("the kiosk's logo \(path) cannot be shown: give a PNG file") }
+            guard let pixbuf else { throw .invalidOption(.kioskLogo(path: path, message: nil)) }
             logo = GObjectReference(adopting: pixbuf)
         } else {
             logo = nil
@@ -49,9 +49,17 @@ final class KioskStyle {
     /// The logo's height on screen, in pixels.
     static let logoHeight: gint = 48
 
-    /// A new image of the logo, or `nil` when there is none.
-    func logoImage() -> UnsafeMutablePointer<GtkWidget>? {
-        logo?.withPointer { gtk_image_new_from_pixbuf($0) }  // the image takes its own reference
+    /// Packs the deployment's branding into `box`, as the start screen and the bar show it: the
+    /// logo, then the title (CSS class `kiosk-title`), each if there is one.
+    func packBranding(into box: UnsafeMutablePointer<GtkWidget>) {
+        if let image = logo?.withPointer({ gtk_image_new_from_pixbuf($0) }) {  // the image takes its own reference
+            gtk_box_pack_start(cwk_box(box), image, 0, 0, 0)
+        }
+        if let title {
+            let label = gtk_label_new(title)!
+            Self.addClass("kiosk-title", to: label)
+            gtk_box_pack_start(cwk_box(box), label, 0, 0, 0)
+        }
     }
 
     /// Gives the style sheet to `widget` and every widget inside it, as they are now.

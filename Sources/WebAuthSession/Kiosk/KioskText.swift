@@ -1,7 +1,7 @@
 import Foundation
 
 /// The kiosk's own words in the visitor's language: a small table, English and French. The
-/// language comes from ``KioskAppearance/language`` or the environment (`LANGUAGE`, `LC_ALL`,
+/// language comes from ``KioskSettings/language`` or the environment (`LANGUAGE`, `LC_ALL`,
 /// `LC_MESSAGES`, `LANG`, in gettext's order); a language the table lacks gets English.
 struct KioskText: Sendable, Equatable {
     /// The language the words are in (`"en"`, `"fr"`).

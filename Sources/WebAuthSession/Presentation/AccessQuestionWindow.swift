@@ -13,7 +13,7 @@ final class AccessQuestionWindow {
     private static var open: [ObjectIdentifier: AccessQuestionWindow] = [:]
 
     /// Builds the window for `question`, not shown yet.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` for a parent window that cannot be used.
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` for a parent window that cannot be used.
     init(_ question: AccessQuestion) throws(WebAuthenticationError) {
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         gtk_window_set_title(cwk_window(window), question.title)

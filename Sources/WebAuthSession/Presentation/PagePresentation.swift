@@ -12,7 +12,8 @@ protocol PagePresentation: AnyObject {
     var framesPage: Bool { get }
     /// What a screenshot of the window draws over the page (a kiosk's idle warning), if anything.
     var overlay: UnsafeMutablePointer<GtkWidget>? { get }
-    /// Connects what this presentation handles on `view` and its window, with `page` as the target.
+    /// Connects what this presentation handles on `view` and its window, with `page` as the
+    /// target, and starts what it runs while the page lives (a kiosk's idle watches).
     func connect(_ view: UnsafeMutablePointer<WebKitWebView>, to page: SignInPage) -> [SignalConnection]
     /// A document from `host` was committed, over a connection in the state `tls`.
     func pageCommitted(host: String, tls: TLSState)

@@ -11,7 +11,7 @@ extension ParentWindow {
     /// program's window, `window` is realized here: call it once its title bar is set.
     /// - Returns: what must live as long as `window`: the GDK window of another program's X11
     ///   window (a window manager keeps the hint by its ID; GDK needs its wrapper).
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` when the display is of another
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` when the display is of another
     ///   kind than the parent's, the X11 window does not exist, or the compositor cannot import
     ///   the Wayland handle.
     @WebKitActor
@@ -23,15 +23,13 @@ extension ParentWindow {
             gtk_window_set_destroy_with_parent(cwk_window(window), 1)
             return nil
         case .x11(let id):
-            guard let foreign = cwk_foreign_x11_window(id) else {
-                throw .invalidOption("the parent window \(portalIdentifier ?? "") is not a window on this X11 display")
-            }
+            guard let foreign = cwk_foreign_x11_window(id) else { throw .invalidOption(.parentWindowNotFound(identifier: portalIdentifier ?? "")) }
             let parent = GObjectReference(adopting: foreign)
             cwk_window_set_transient_for_foreign(window, foreign)
             return parent
         case .wayland(let handle):
             guard cwk_window_set_transient_for_exported(window, handle) != 0 else {
-                throw .invalidOption("the parent window wayland:… cannot be used: the display is not Wayland, or the compositor has no xdg-foreign")
+                throw .invalidOption(.parentWindowNotImported(identifier: portalIdentifier ?? ""))
             }
             return nil
         }

@@ -13,7 +13,7 @@ final class WindowPresentation: PagePresentation {
     var overlay: UnsafeMutablePointer<GtkWidget>? { nil }
 
     /// Puts `view` in a new `width`×`height` window, transient for and modal to `parent`.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` for another program's window that
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` for another program's window that
     ///   cannot be used (see ``ParentWindow/makeTransient(_:)``); the window is destroyed then.
     init(view: UnsafeMutablePointer<WebKitWebView>, width: Int, height: Int, parent: ParentWindow?) throws(WebAuthenticationError) {
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!  // titled by its chrome

@@ -26,7 +26,7 @@ package enum GTKEnvironment {
 
     /// Makes sure GTK is initialised on a display.
     /// - Parameter forPerson: the caller shows a window a person must see (a popup, a kiosk).
-    /// - Throws: ``WebAuthenticationError/noDisplay(_:)``, ``WebAuthenticationError/noDisplayForWindow``,
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case``, ``WebAuthenticationError/noDisplayForWindow``,
     ///   or ``WebAuthenticationError/engineShutDown``.
     static func ready(forPerson: Bool = false) throws(WebAuthenticationError) {
         if EngineRuntime.shared.isShutDown { throw .engineShutDown }
@@ -70,7 +70,7 @@ package enum GTKEnvironment {
         privateShaderCache(ProcessInfo.processInfo.environment)
         guard gtk_init_check(nil, nil) != 0 else {
             let name = getenv("DISPLAY").map { String(cString: $0) } ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
-            return .failure(.noDisplay("GTK could not open display '\(name)'"))
+            return .failure(.noDisplay(.displayNotOpened(name: name)))
         }
         return .success(())
     }

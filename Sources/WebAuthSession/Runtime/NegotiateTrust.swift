@@ -12,14 +12,14 @@ enum NegotiateTrust {
     static let variable = "SOUP_GSSAPI_TRUSTED_URIS"
 
     /// Checks that each site is `http(s)://host[:port]` with nothing after it.
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` naming the first that is not.
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` naming the first that is not.
     static func validate(_ sites: [URL]) throws(WebAuthenticationError) {
         for site in sites {
             guard let components = URLComponents(url: site, resolvingAgainstBaseURL: false),
                   ["http", "https"].contains(components.scheme?.lowercased()), components.host?.isEmpty == false,
                   components.user == nil, components.path.isEmpty || components.path == "/",
                   components.query == nil, components.fragment == nil else {
-                throw .invalidOption("a site trusted for Negotiate must be written http(s)://host[:port], not '\(site.absoluteString)'")
+                throw .invalidOption(.negotiateSite(site))
             }
         }
     }

@@ -17,16 +17,16 @@ final class VirtualDisplay: Sendable {
     private let pid: pid_t
 
     /// Starts Xvfb and waits until it is ready.
-    /// - Throws: ``WebAuthenticationError/noDisplay(_:)`` if Xvfb is missing or does not start.
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case`` if Xvfb is missing or does not start.
     init(width: Int, height: Int) throws(WebAuthenticationError) {
         guard let executable = Self.locate("Xvfb") else {
-            throw .noDisplay("no DISPLAY or WAYLAND_DISPLAY is set and Xvfb is not installed (apt-get install xvfb)")
+            throw .noDisplay(.xvfbNotInstalled)
         }
         let authority = try XAuthorityFile()
         var started = false
         defer { if !started { authority.remove() } }
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw .noDisplay("pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&pipeEnds) == 0 else { throw .noDisplay(.pipeUnavailable(code: errno)) }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
         // Only the child's fd 1 (a dup) may stay open in the child, or end of file never comes.
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
@@ -58,7 +58,7 @@ final class VirtualDisplay: Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
         close(writeEnd)
-        guard status == 0 else { throw .noDisplay("could not start Xvfb: \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw .noDisplay(.xvfbNotStarted(code: status)) }
 
         // Xvfb writes the display number and a newline once it accepts connections;
         // end of file first means it exited.
@@ -68,7 +68,7 @@ final class VirtualDisplay: Sendable {
         guard let number = Int(String(decoding: reported, as: UTF8.self)) else {
             kill(pid, SIGTERM)
             waitpid(pid, nil, 0)
-            throw .noDisplay("Xvfb did not start (it reported '\(String(decoding: reported, as: UTF8.self))')")
+            throw .noDisplay(.xvfbExited(reported: String(decoding: reported, as: UTF8.self)))
         }
         self.name = ":\(number)"
         self.authority = authority

@@ -6,7 +6,7 @@ internal import CWebKitGTK
 public enum WebAuthEngine {
     /// Sets the engine's configuration. Call it before the first session; afterwards, the
     /// configuration it started with is accepted again (a program may set it before each session).
-    /// - Throws: ``WebAuthenticationError/invalidOption(_:)`` once the engine has started with
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` once the engine has started with
     ///   another configuration, or for a site in ``EngineConfiguration/trustedNegotiateSites``
     ///   that is not `http(s)://host[:port]`.
     public static func configure(_ configuration: EngineConfiguration) throws(WebAuthenticationError) {
@@ -16,7 +16,7 @@ public enum WebAuthEngine {
             state.configuration = configuration
             return true
         }
-        if !accepted { throw .invalidOption("the engine has already started with another configuration; configure it before the first session") }
+        if !accepted { throw .invalidOption(.engineAlreadyStarted) }
     }
 
     /// Starts what the first sign-in would otherwise wait for: the main loop, the display (a
@@ -24,7 +24,7 @@ public enum WebAuthEngine {
     /// with ``EngineConfiguration/prewarmsWebViews``, the first ephemeral web view kept ready
     /// with its web process running. It changes no setting: the configuration decides.
     /// Optional: a pool or a harness calls it before it needs a sign-in.
-    /// - Throws: ``WebAuthenticationError/noDisplay(_:)``, ``WebAuthenticationError/engineShutDown``.
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case``, ``WebAuthenticationError/engineShutDown``.
     @WebKitActor
     public static func prewarm() throws(WebAuthenticationError) {
         try GTKEnvironment.ready()

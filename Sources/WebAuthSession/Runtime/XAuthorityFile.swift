@@ -15,24 +15,24 @@ struct XAuthorityFile: Sendable {
     let directory: String
 
     /// Makes the folder and writes a fresh cookie into it.
-    /// - Throws: ``WebAuthenticationError/noDisplay(_:)`` if the folder or file cannot be written.
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case`` if the folder or file cannot be written.
     init() throws(WebAuthenticationError) {
         let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSTemporaryDirectory()
         var template = Array((base + "/webauthsession-x11-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else {
-            throw .noDisplay("cannot make a private folder for the X authority file in \(base): \(String(cString: strerror(errno)))")
+            throw .noDisplay(.authorityFolderUnavailable(directory: base, code: errno))
         }
         directory = String(cString: created)
         path = directory + "/Xauthority"
         var cookie = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure
         for index in cookie.indices { cookie[index] = generator.next() }
-        do {
+        do throws(PrivateFileError) {
             try PrivateFile.write(Data(Self.entry(name: "MIT-MAGIC-COOKIE-1", data: cookie)), to: URL(fileURLWithPath: path))
         } catch {
             remove()
-            throw .noDisplay("cannot write the X authority file \(error)")
+            throw .noDisplay(.authorityFileUnwritable(path: error.path, reason: error.reason))
         }
     }
 

@@ -26,7 +26,7 @@ public struct ParentWindow: @unchecked Sendable, Hashable {
     /// in hexadecimal (`x11:3a00007`), or `wayland:` and a handle the program exported through
     /// xdg-foreign. An empty identifier names no window: `nil`, a plain window.
     /// - Throws: ``ParentWindowError`` for an identifier that names no window this way. Whether the
-    ///   window exists is checked when the session starts (``WebAuthenticationError/invalidOption(_:)``).
+    ///   window exists is checked when the session starts (``WebAuthenticationError/invalidOption(_:)-swift.enum.case``).
     public static func portal(_ identifier: String) throws(ParentWindowError) -> ParentWindow? {
         guard !identifier.isEmpty else { return nil }
         guard identifier.utf8.count <= 256, let colon = identifier.firstIndex(of: ":") else { throw .notAWindowIdentifier }

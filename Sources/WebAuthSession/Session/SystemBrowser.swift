@@ -10,37 +10,31 @@ public enum SystemBrowser: Sendable {
     case custom(@Sendable (URL) async throws -> Void)
 
     /// Opens `url`.
-    /// - Throws: ``WebAuthenticationError/browserUnavailable(_:)``.
+    /// - Throws: ``WebAuthenticationError/browserUnavailable(_:)-swift.enum.case``.
     public func open(_ url: URL) async throws(WebAuthenticationError) {
         switch self {
         case .desktopDefault:
-            var failures: [String] = []
+            var failures: [BrowserUnavailableReason] = []
             for opener in [["xdg-open"], ["gio", "open"]] {
-                do throws(WebAuthenticationError) { return try await Self.run(opener + [url.absoluteString]) } catch {
-                    failures.append(Self.reason(error))
-                }
+                guard let failure = await Self.run(opener + [url.absoluteString]) else { return }
+                failures.append(failure)
             }
-            throw .browserUnavailable(failures.joined(separator: "; "))
+            throw .browserUnavailable(.noOpenerWorked(failures))
         case .command(let command):
-            guard !command.isEmpty else { throw .browserUnavailable("the browser command is empty") }
-            try await Self.run(command + [url.absoluteString])
+            guard !command.isEmpty else { throw .browserUnavailable(.emptyCommand) }
+            if let failure = await Self.run(command + [url.absoluteString]) { throw .browserUnavailable(failure) }
         case .custom(let open):
-            do { try await open(url) } catch let error as WebAuthenticationError { throw .browserUnavailable(Self.reason(error)) } catch {
-                throw .browserUnavailable(String(describing: error))
+            // An opener that says why in our terms keeps its reason, so "could not be opened" is said once.
+            do { try await open(url) } catch WebAuthenticationError.browserUnavailable(let reason) { throw .browserUnavailable(reason) } catch {
+                throw .browserUnavailable(.customOpenerFailed(message: String(describing: error)))
             }
         }
     }
 
-    /// Why `error` did not open the browser, without the "could not be opened" that
-    /// ``WebAuthenticationError/browserUnavailable(_:)``'s description adds, so that it is said once.
-    private static func reason(_ error: WebAuthenticationError) -> String {
-        if case .browserUnavailable(let reason) = error { return reason }
-        return "\(error)"
-    }
-
     /// Runs `arguments` (the program found on `PATH`) until it exits, which must be with status 0.
     /// A browser that stays open keeps this waiting; the sign-in does not wait for it.
-    private static func run(_ arguments: [String]) async throws(WebAuthenticationError) {
+    /// - Returns: why it did not open the browser; `nil` when it exited with status 0.
+    private static func run(_ arguments: [String]) async -> BrowserUnavailableReason? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -49,9 +43,10 @@ public enum SystemBrowser: Sendable {
         process.standardError = FileHandle.nullDevice
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        do { try process.run() } catch { throw .browserUnavailable("\(arguments[0]): \(error.localizedDescription)") }
+        do { try process.run() } catch { return .notRun(program: arguments[0], message: error.localizedDescription) }
         var statuses = exited.stream.makeAsyncIterator()
         let status = await statuses.next() ?? -1
-        guard status == 0 else { throw .browserUnavailable("\(arguments[0]) exited with status \(status)") }
+        guard status == 0 else { return .exited(program: arguments[0], status: status) }
+        return nil
     }
 }

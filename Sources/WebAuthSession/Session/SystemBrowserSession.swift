@@ -36,14 +36,14 @@ public final class SystemBrowserSession {
         """
 
     /// Starts listening on 127.0.0.1, at a free port, for `path` only.
-    /// - Throws: ``WebAuthenticationError/loopbackListenerUnavailable(port:message:)``, ``WebAuthenticationError/invalidOption(_:)``.
+    /// - Throws: ``WebAuthenticationError/loopbackListenerUnavailable(port:message:)``, ``WebAuthenticationError/invalidOption(_:)-swift.enum.case``.
     public init(path: String = "/callback") throws(WebAuthenticationError) {
-        guard path.hasPrefix("/") else { throw .invalidOption("the redirect path must start with /") }
+        guard path.hasPrefix("/") else { throw .invalidOption(.redirectPathNotAbsolute(path: path)) }
         var received: (@WebKitActor (LoopbackRedirectListener.Request) -> Bool)?
         let listener = try LoopbackRedirectListener(host: "127.0.0.1", port: 0, path: path, methods: ["GET", "POST"],
                                                     reply: .page(Self.closeTabPage)) { request in received?(request) ?? false }
         do { redirectURI = try RedirectURI("http://127.0.0.1:\(listener.port)\(path)") } catch {
-            throw .invalidOption("the redirect path \(path) cannot be used: \(error)")
+            throw .invalidOption(.redirectPathUnusable(path: path, error: error))
         }
         self.listener = listener
         received = { [weak self] request in self?.receive(request) ?? false }
@@ -57,7 +57,7 @@ public final class SystemBrowserSession {
         if !lifecycle.hasEnded, flow == nil {
             guard let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value,
                   !state.isEmpty else {
-                throw .invalidOption("the authorization URL has no state parameter; the loopback listener takes only the answer that carries it")
+                throw .invalidOption(.authorizationURLWithoutState)
             }
             flow = SignInFlow(policy: NavigationPolicy(redirectURI: redirectURI), expectedState: state)
         }

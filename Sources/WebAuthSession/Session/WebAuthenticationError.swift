@@ -15,8 +15,9 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     case tlsFailure(url: String, host: String, errors: TLSErrors)
     /// The web process that showed the page crashed or was killed.
     case webProcessTerminated(WebProcessTerminationReason)
-    /// No display could be had: none is set and a private Xvfb could not be started.
-    case noDisplay(String)
+    /// No display could be had: none is set and a private Xvfb could not be started, or GTK could
+    /// not open the one given; the reason says which.
+    case noDisplay(NoDisplayReason)
     /// A window or a kiosk was asked for, but there is no display a person could see it on:
     /// neither `DISPLAY` nor `WAYLAND_DISPLAY` is set (SSH, a service, CI). The engine starts no
     /// invisible X server for a person. Sign in another way (the device authorization grant,
@@ -33,8 +34,8 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     case loopbackListenerUnavailable(port: Int, message: String)
     /// The profile directory for persistent website data could not be used.
     case profileUnavailable(path: String, message: String)
-    /// An option is not usable (the message says which and why); nothing was shown.
-    case invalidOption(String)
+    /// An option is not usable (the reason says which and why); nothing was shown.
+    case invalidOption(InvalidOptionReason)
     /// ``WebAuthenticationSession/start()`` was called a second time.
     case alreadyStarted
     /// The engine was shut down (the program is exiting, or ``WebAuthEngine/shutdown()`` ran).
@@ -45,8 +46,8 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     case embeddedViewRefused(url: String, host: String)
     /// A kiosk sign-in saw no input for its idle timeout: the visitor walked away.
     case abandoned(after: Duration)
-    /// The system browser could not be opened (no `xdg-open` or `gio`, or the opener failed).
-    case browserUnavailable(String)
+    /// The system browser could not be opened (no `xdg-open` or `gio`, or the opener failed); the reason says why.
+    case browserUnavailable(BrowserUnavailableReason)
     /// A login script's last step had run, then nothing loaded or navigated for `after` and no
     /// redirect came: a wrong password, or a page the script does not handle. `page` says what
     /// it showed, its error message first. Fix the script or its values, or allow more time

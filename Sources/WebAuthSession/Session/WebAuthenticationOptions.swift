@@ -11,9 +11,28 @@ public struct WebAuthenticationOptions: Sendable {
         case headless
         /// Full screen for a kiosk: no decorations, no context menu, no developer tools, no
         /// downloads, no file chooser, no new windows, navigation only to the start page's host
-        /// and `allowedHosts`, and the session ends as ``WebAuthenticationError/abandoned(after:)``
-        /// after `idleTimeout` without input. ``KioskStation`` runs visitor after visitor.
-        case kiosk(allowedHosts: [String] = [], idleTimeout: Duration = .seconds(120))
+        /// and the settings' ``KioskSettings/allowedHosts``, and the session ends as
+        /// ``WebAuthenticationError/abandoned(after:)`` after ``KioskSettings/idleTimeout``
+        /// without input; the page framed as the settings say. ``KioskStation`` runs visitor
+        /// after visitor.
+        case kiosk(_ settings: KioskSettings = KioskSettings())
+
+        /// A kiosk with `allowedHosts` and `idleTimeout`.
+        @available(*, deprecated, message: "use .kiosk(KioskSettings(allowedHosts:idleTimeout:))")
+        public static func kiosk(allowedHosts: [String], idleTimeout: Duration = .seconds(120)) -> Presentation {
+            .kiosk(KioskSettings(allowedHosts: allowedHosts, idleTimeout: idleTimeout))
+        }
+
+        /// A kiosk with `idleTimeout`.
+        @available(*, deprecated, message: "use .kiosk(KioskSettings(allowedHosts:idleTimeout:))")
+        public static func kiosk(idleTimeout: Duration) -> Presentation {
+            .kiosk(KioskSettings(allowedHosts: [], idleTimeout: idleTimeout))
+        }
+
+        /// The settings of a kiosk presentation; `nil` for the others.
+        public var kioskSettings: KioskSettings? {
+            if case .kiosk(let settings) = self { settings } else { nil }
+        }
     }
 
     /// Where cookies, local storage and cache live.
@@ -66,9 +85,13 @@ public struct WebAuthenticationOptions: Sendable {
     /// `http` (but a loopback host), ends the session with ``WebAuthenticationError/secretRefused(_:)``,
     /// as `SecretGate` decides. Default: none.
     public var secretHosts: Set<String> = []
-    /// What a ``Presentation/kiosk(allowedHosts:idleTimeout:)`` page shows around it (bar, idle
-    /// warning, touch keyboard) and how it looks; other presentations ignore it. Default: all shown.
-    public var kiosk = KioskAppearance()
+    /// The settings of a ``Presentation/kiosk(_:)`` presentation (reading and writing them there;
+    /// with another presentation, the defaults, and writing changes nothing).
+    @available(*, deprecated, message: "a kiosk's appearance is part of its KioskSettings: set presentation = .kiosk(settings)")
+    public var kiosk: KioskSettings {
+        get { presentation.kioskSettings ?? KioskSettings() }
+        set { if case .kiosk = presentation { presentation = .kiosk(newValue) } }
+    }
     /// Whether a kiosk page that asks for HTTP authentication (Basic, Digest) shows WebKit's
     /// credentials dialog; if not, the session fails with ``WebAuthenticationError/httpAuthenticationRefused(host:realm:)``.
     /// A window always shows the dialog; a headless session answers with its login script's `http_auth`.

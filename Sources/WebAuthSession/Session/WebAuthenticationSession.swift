@@ -166,7 +166,7 @@ public final class WebAuthenticationSession {
 
     /// A kiosk's allowlist: the start page's host and the ones the options add.
     private var allowedHosts: Set<String>? {
-        guard case .kiosk(let extra, _) = options.presentation else { return nil }
+        guard let extra = options.presentation.kioskSettings?.allowedHosts else { return nil }
         return Set(extra + [url.host].compactMap { $0 })
     }
 

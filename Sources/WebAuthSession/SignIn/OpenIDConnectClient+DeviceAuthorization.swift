@@ -23,11 +23,10 @@ extension OpenIDConnectClient {
     ///   `DeviceAuthorizationError.openIDConnect(_:)`.
     public func deviceAuthorization(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
                                     endpoint: URL? = nil) async throws(DeviceAuthorizationError) -> DeviceAuthorizationStates {
-        var configuration: ProviderConfiguration
-        do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
+        var configuration = try await mapping(await providerConfiguration(), as: DeviceAuthorizationError.openIDConnect)
         if let endpoint {
             configuration.deviceAuthorizationEndpoint = endpoint
-            do { try configuration.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP) } catch { throw .openIDConnect(error) }
+            try await mapping(try configuration.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP), as: DeviceAuthorizationError.openIDConnect)
         }
         return try DeviceAuthorization(configuration: configuration, clientID: clientID, authentication: authentication, http: http)
             .states(scopes: scopes, additionalParameters: additionalParameters)

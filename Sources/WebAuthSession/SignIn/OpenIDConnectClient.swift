@@ -100,22 +100,15 @@ public actor OpenIDConnectClient {
                        additionalParameters: [String: String] = [:],
                        options: WebAuthenticationOptions = WebAuthenticationOptions(),
                        script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> SignInResult {
-        let configuration: ProviderConfiguration
-        do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
+        let configuration = try await mapping(await providerConfiguration(), as: SignInError.openIDConnect)
         var parameters = additionalParameters
         if !options.languages.isEmpty, parameters["ui_locales"] == nil { parameters["ui_locales"] = options.languages.joined(separator: " ") }
         let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
                                            responseMode: responseMode, scopes: scopes, additionalParameters: parameters)
-        let url: URL
-        do { url = try await startURL(of: request, configuration) } catch { throw .openIDConnect(error) }
+        let url = try await mapping(await startURL(of: request, configuration), as: SignInError.openIDConnect)
         let session = WebAuthenticationSession(url: url, redirectURI: redirectURI, options: options)
         let callback = try await present(session, script: script)
-        do {
-            let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
-            return try await complete(response, request: request, configuration: configuration)
-        } catch {
-            throw .openIDConnect(error)
-        }
+        return try await mapping(await complete(callback, request: request, configuration: configuration), as: SignInError.openIDConnect)
     }
 
     /// Signs in in the person's own browser (RFC 8252), for providers that refuse embedded views:
@@ -132,26 +125,13 @@ public actor OpenIDConnectClient {
     public func signInWithSystemBrowser(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
                                         redirectPath: String = "/callback", browser: SystemBrowser = .desktopDefault,
                                         timeout: Duration = .seconds(300)) async throws(SignInError) -> SignInResult {
-        let configuration: ProviderConfiguration
-        do { configuration = try await providerConfiguration() } catch { throw .openIDConnect(error) }
-        let session: SystemBrowserSession
-        do { session = try await SystemBrowserSession(path: redirectPath) } catch { throw .session(error) }
+        let configuration = try await mapping(await providerConfiguration(), as: SignInError.openIDConnect)
+        let session = try await mapping(await SystemBrowserSession(path: redirectPath), as: SignInError.session)
         let request = AuthorizationRequest(clientID: clientID, redirectURI: session.redirectURI, scopes: scopes,
                                            additionalParameters: additionalParameters)
-        let url: URL
-        do { url = try await startURL(of: request, configuration) } catch { throw .openIDConnect(error) }
-        let callback: RedirectCallback
-        do {
-            callback = try await session.start(url: url, browser: browser, timeout: timeout)
-        } catch {
-            throw .session(error)
-        }
-        do {
-            let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
-            return try await complete(response, request: request, configuration: configuration)
-        } catch {
-            throw .openIDConnect(error)
-        }
+        let url = try await mapping(await startURL(of: request, configuration), as: SignInError.openIDConnect)
+        let callback = try await mapping(await session.start(url: url, browser: browser, timeout: timeout), as: SignInError.session)
+        return try await mapping(await complete(callback, request: request, configuration: configuration), as: SignInError.openIDConnect)
     }
 
     /// The URL that starts `request`'s sign-in: the request pushed first (RFC 9126) when this
@@ -180,13 +160,11 @@ public actor OpenIDConnectClient {
         let session = WebAuthenticationSession(url: request.url(endSessionEndpoint: endpoint),
                                                redirectURI: request.postLogoutRedirectURI, options: options)
         let callback = try await present(session, script: script)
-        do { try request.validate(callback) } catch { throw .openIDConnect(error) }
+        try await mapping(request.validate(callback), as: SignInError.openIDConnect)
         if clearWebsiteData, case .persistent(let directory) = options.websiteData {
-            do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch { throw .session(error) }
+            try await mapping(await WebAuthEngine.clearWebsiteData(profileDirectory: directory), as: SignInError.session)
         }
-        if let store {
-            do { try await store.remove() } catch { throw .storage(error) }
-        }
+        if let store { try await mapping(await store.remove(), as: SignInError.storage) }
         var signedOut = state
         signedOut.reauthenticationReason = .signedOut
         return signedOut
@@ -214,8 +192,11 @@ public actor OpenIDConnectClient {
         }
     }
 
-    private func complete(_ response: AuthorizationResponse, request: AuthorizationRequest,
+    /// Reads the redirect `callback` as the response to `request`, then exchanges its code and
+    /// validates the ID token.
+    private func complete(_ callback: RedirectCallback, request: AuthorizationRequest,
                           configuration: ProviderConfiguration) async throws(OpenIDConnectError) -> SignInResult {
+        let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
         let validator = try idTokenValidator(configuration)
         var tokens: TokenResponse?
         let rawIDToken: String
@@ -244,12 +225,9 @@ public actor OpenIDConnectClient {
     private func validate(_ token: String, with validator: IDTokenValidator, for request: AuthorizationRequest,
                           accessToken: String? = nil, code: String? = nil,
                           frontChannel: IDToken? = nil) async throws(OpenIDConnectError) -> IDToken {
-        do {
-            return try await validator.validate(token, nonce: request.nonce, accessToken: accessToken, code: code,
-                                                authTime: request.authTimeRequirement, frontChannel: frontChannel)
-        } catch {
-            throw .idToken(error)
-        }
+        try await mapping(await validator.validate(token, nonce: request.nonce, accessToken: accessToken, code: code,
+                                             authTime: request.authTimeRequirement, frontChannel: frontChannel),
+                          as: OpenIDConnectError.idToken)
     }
 
     private func idTokenValidator(_ configuration: ProviderConfiguration) throws(OpenIDConnectError) -> IDTokenValidator {

@@ -10,7 +10,7 @@ enum AuthenticationRequestSite {
     static func of(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> SecretRecipient {
         var buffer = [CChar](repeating: 0, count: 16)
         cwk_authentication_request_scheme(request, &buffer, buffer.count)
-        let scheme = String(cString: buffer).lowercased()
+        let scheme = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.lowercased()
         let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
         let port = Int(webkit_authentication_request_get_port(request))
         return .site(scheme: scheme.isEmpty ? "https" : scheme, host: host, port: port > 0 ? port : nil)

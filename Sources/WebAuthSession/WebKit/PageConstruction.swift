@@ -23,10 +23,11 @@ struct PageConstruction {
         try GTKEnvironment.ready(forPerson: options.presentation != .headless)
         request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
         if let parent = options.parentWindow, !parent.isUsable {
-            throw .invalidOption("parentWindow is not a GtkWindow")
+            throw .invalidOption(.parentWindowNotAWindow)
         }
         // A kiosk's style is checked before anything is made.
-        let kioskStyle: KioskStyle? = if case .kiosk = options.presentation { try KioskStyle(options.kiosk) } else { nil }
+        let kioskSettings = options.presentation.kioskSettings
+        let kioskStyle = try kioskSettings.map { (settings) throws(WebAuthenticationError) in try KioskStyle(settings) }
         let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
         privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
         let context: UnsafeMutablePointer<WebKitWebContext>
@@ -42,8 +43,8 @@ struct PageConstruction {
         Self.configure(view.pointer, options: options)
         networkAnswers = PageNetworkAnswers(startURL: startURL, options: options, redirectURI: policy.redirectURI, logger: logger)
         networkAnswers.apply(to: view.pointer)
-        presentation = if let kioskStyle {
-            KioskPresentation(view: view.pointer, appearance: options.kiosk, style: kioskStyle)
+        presentation = if let kioskSettings, let kioskStyle {
+            KioskPresentation(view: view.pointer, settings: kioskSettings, style: kioskStyle)
         } else if case .window(let width, let height) = options.presentation {
             try WindowPresentation(view: view.pointer, width: width, height: height, parent: options.parentWindow)
         } else {
@@ -55,12 +56,12 @@ struct PageConstruction {
     private static func firstRequest(_ url: URL, headers: [String: String]) throws(WebAuthenticationError)
         -> GObjectReference<UnsafeMutablePointer<WebKitURIRequest>> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidOption("the start URL must be http or https, not '\(url.scheme ?? "")'")
+            throw .invalidOption(.startURLScheme(url.scheme ?? ""))
         }
         for (name, value) in headers {
             let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains($0) }
             guard isToken, !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-                throw .invalidOption("additional header '\(name)' is not a valid HTTP header")
+                throw .invalidOption(.additionalHeader(name: name))
             }
         }
         let request = GObjectReference(adopting: webkit_uri_request_new(url.absoluteString)!)

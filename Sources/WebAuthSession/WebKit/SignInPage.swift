@@ -45,9 +45,8 @@ final class SignInPage {
          logger: Logger,
          onEvent: @escaping @WebKitActor (WebAuthenticationEvent) -> Void,
          onOutcome: @escaping @WebKitActor (Outcome) -> Void) throws(WebAuthenticationError) {
-        var idleLimit: Duration?
-        if case .kiosk(_, let limit) = options.presentation { idleLimit = limit }
-        self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers, idleLimit: idleLimit)
+        self.flow = SignInFlow(policy: policy, refusalMarkers: options.embeddedViewRefusalMarkers,
+                               idleLimit: options.presentation.kioskSettings?.idleTimeout)
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome

@@ -42,7 +42,7 @@ struct TestSigner: Sendable {
         case "PS256": signature = try! rsa.signature(for: SHA256.hash(data: data), padding: .PSS).rawRepresentation
         case "ES256": signature = try! ec.signature(for: data).rawRepresentation
         case "HS256":
-            let key = SymmetricKey(data: Data(try! rsa.publicKey.pemRepresentation.utf8))
+            let key = SymmetricKey(data: Data(rsa.publicKey.pemRepresentation.utf8))
             signature = Data(HMAC<SHA256>.authenticationCode(for: data, using: key))
         default: signature = Data()
         }

@@ -7,11 +7,11 @@ enum KioskAppearanceSnippet {
     @WebKitActor
     static func configure(_ kiosk: KioskStation) {
 // snippet.show
-kiosk.appearance.title = "City Library"
-kiosk.appearance.logo = URL(fileURLWithPath: "/etc/kiosk/logo.png")   // PNG, scaled to 48 px high
-kiosk.appearance.accentColor = "#0b5cad"                               // any CSS colour
-kiosk.appearance.idleWarning = .seconds(15)                            // nil: no warning
-kiosk.appearance.language = "fr"                                       // nil: from the environment
+kiosk.settings.title = "City Library"
+kiosk.settings.logo = URL(fileURLWithPath: "/etc/kiosk/logo.png")   // PNG, scaled to 48 px high
+kiosk.settings.accentColor = "#0b5cad"                               // any CSS colour
+kiosk.settings.idleWarning = .seconds(15)                            // nil: no warning
+kiosk.settings.language = "fr"                                       // nil: from the environment
 // snippet.hide
     }
 }

@@ -24,7 +24,7 @@ enum PrivateKeyring {
         var lines: [String] = []
         var buffer = [CChar](repeating: 0, count: 1024)
         while lines.count < 2, fgets(&buffer, Int32(buffer.count), bus) != nil {
-            lines.append(String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines))
+            lines.append(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         pclose(bus)
         guard lines.count == 2, let pid = pid_t(lines[1]) else { throw CocoaError(.executableLoad) }

@@ -1,10 +1,17 @@
 import Foundation
 
-/// What a kiosk shows around its sign-in page and how it looks: the kiosk bar, the idle warning,
-/// the touch keyboard, its language, text size and branding. Used by ``KioskStation`` (its
-/// ``KioskStation/appearance``) and by a ``WebAuthenticationOptions/Presentation/kiosk(allowedHosts:idleTimeout:)``
-/// session (``WebAuthenticationOptions/kiosk``). Every part is on by default.
-public struct KioskAppearance: Sendable, Hashable {
+/// Everything a kiosk is set up with, in one value: where its pages may go, how long a visitor
+/// may stay idle, and what it shows around its sign-in page and how it looks (the kiosk bar,
+/// the idle warning, the touch keyboard, its language, text size and branding). Used by
+/// ``KioskStation`` (its ``KioskStation/settings``) and by a
+/// ``WebAuthenticationOptions/Presentation/kiosk(_:)`` session. Every part is on by default.
+public struct KioskSettings: Sendable, Hashable {
+    /// Hosts besides the start page's that pages may go to (an identity provider it federates
+    /// to). Default: none.
+    public var allowedHosts: [String] = []
+    /// How long a page may go without input before the session ends as
+    /// ``WebAuthenticationError/abandoned(after:)``. Default: 2 minutes.
+    public var idleTimeout: Duration = .seconds(120)
     /// Whether a bar shows above the page: the provider's host and whether its connection is
     /// secure, load progress, text size (A− / A+) and a large "Start over" button that ends the
     /// visitor's session (as Escape does). Default: shown.
@@ -33,4 +40,13 @@ public struct KioskAppearance: Sendable, Hashable {
 
     /// The defaults.
     public init() {}
+
+    /// The defaults with `allowedHosts` and `idleTimeout`.
+    public init(allowedHosts: [String], idleTimeout: Duration = .seconds(120)) {
+        (self.allowedHosts, self.idleTimeout) = (allowedHosts, idleTimeout)
+    }
 }
+
+/// The kiosk's appearance, now part of its ``KioskSettings``.
+@available(*, deprecated, renamed: "KioskSettings")
+public typealias KioskAppearance = KioskSettings

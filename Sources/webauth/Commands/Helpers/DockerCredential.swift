@@ -5,7 +5,7 @@ import OpenIDConnect
 /// `docker-credential-webauth <get|list|erase|store>`: Docker's credential-helper protocol. The
 /// `webauth` executable answers it when started under that name (a symlink on `PATH`, which
 /// `scripts/install` makes), and as `webauth docker-credential`.
-struct DockerCredential: AsyncParsableCommand {
+struct DockerCredential: CredentialHelperCommand {
     /// The name Docker looks for on `PATH` for `"credsStore": "webauth"` or `"credHelpers"`.
     static let programName = "docker-credential-webauth"
     /// What the reference helpers print (on stdout, exit 1) for a server they hold nothing for;
@@ -67,17 +67,30 @@ struct DockerCredential: AsyncParsableCommand {
             let served = (gate.credentialHosts?.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
             print(JSONValue.object(Dictionary(uniqueKeysWithValues: served.keys.map { ($0.description, .string("oauth2")) })).description)
         case .get, .erase:
-            let gate = try helper.gate()
-            let serverURL = String(decoding: FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data(), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let request = CredentialHelperRequest(dockerServerURL: serverURL),
-                  let profile = helper.profile(for: request.site, in: gate, helper: Self.programName) else {
-                print(Self.notFound)
-                throw ExitCode(1)
-            }
-            if operation == .erase { return try await helper.erase(profile, failed: nil) }
-            let token = try await helper.token(of: profile, for: request.site)
-            print(JSONValue.object(["ServerURL": .string(serverURL), "Username": .string("oauth2"), "Secret": .string(token)]).description)
+            try await answerRequest(erasing: operation == .erase)
         }
+    }
+
+    static let helperName = programName
+    static let readsConfigurationFirst = true
+
+    static func request(in input: Data) -> CredentialHelperRequest? { CredentialHelperRequest(dockerServerURL: serverURL(in: input)) }
+
+    /// Docker names no token: `erase` drops the cached one.
+    static func failedToken(in request: CredentialHelperRequest) -> String? { nil }
+
+    func printAnswer(token: String, input: Data) {
+        print(JSONValue.object(["ServerURL": .string(Self.serverURL(in: input)), "Username": .string("oauth2"), "Secret": .string(token)]).description)
+    }
+
+    /// Docker's "not found": the text it reads, and exit 1.
+    func noAnswer() throws {
+        print(Self.notFound)
+        throw ExitCode(1)
+    }
+
+    /// The server URL Docker wrote on stdin.
+    private static func serverURL(in input: Data) -> String {
+        String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -16,7 +16,7 @@ enum BrowserOpener {
             do throws(WebAuthenticationError) { try await opener.open(url) } catch {
                 if !atTerminal { instruct(url) }
                 // Its reason alone: "could not be opened" is this line's to say.
-                let reason = if case .browserUnavailable(let reason) = error { reason } else { "\(error)" }
+                let reason = if case .browserUnavailable(let reason) = error { "\(reason)" } else { "\(error)" }
                 write("No browser could be opened here (\(reason)); open the URL above yourself.")
             }
         }

@@ -22,7 +22,7 @@ struct ManualPage {
         for title in Self.order(sections.keys) {
             lines += [".Sh \(title)", ".Bl -tag -width 6n"]
             for (term, description) in Self.items(sections[title] ?? []) {
-                lines += [".It \(Self.escaped(term))", Self.escaped(description)]
+                lines += [".It \(Self.escaped(term))"] + (description.isEmpty ? [] : [Self.escaped(description)])
             }
             lines.append(".El")
         }
@@ -52,17 +52,32 @@ struct ManualPage {
     /// two or more spaces); a deeper line goes on with the text.
     static func items(_ lines: [String]) -> [(String, String)] {
         var items: [(String, String)] = []
-        for line in lines {
+        for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("  "), !line.hasPrefix("   ") {
-                let parts = trimmed.components(separatedBy: "  ")
-                items.append((parts[0], parts.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)))
+                let textBelow = index + 1 < lines.count && lines[index + 1].hasPrefix("   ")
+                items.append(textBelow ? (trimmed, "") : Self.termAndText(of: line))
             } else if let last = items.popLast() {
                 items.append((last.0, (last.1 + " " + trimmed).trimmingCharacters(in: .whitespaces)))
             }
         }
         return items
     }
+
+    /// An item line's term and text. ArgumentParser starts the text in column 26 when the term
+    /// fits before it, so a term of 23 characters is followed by one space only (`--settle-time
+    /// <seconds> Fail when…`); a longer term stands alone, its text on the deeper line below.
+    static func termAndText(of line: String) -> (String, String) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.components(separatedBy: "  ")
+        guard parts.count == 1, line.count > textColumn, line.prefix(textColumn).hasSuffix(" ") else {
+            return (parts[0], parts.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces))
+        }
+        return (line.prefix(textColumn).trimmingCharacters(in: .whitespaces), line.dropFirst(textColumn).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The column where ArgumentParser's help puts an item's text (`HelpGenerator.labelColumnWidth`).
+    static let textColumn = 26
 
     /// Option groups first, in the help's order as far as it can be known (alphabetical), then OPTIONS and SUBCOMMANDS.
     static func order(_ titles: some Collection<String>) -> [String] {

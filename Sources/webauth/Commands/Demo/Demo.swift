@@ -69,8 +69,6 @@ struct Demo: AsyncParsableCommand {
             var options = WebAuthenticationOptions()
             options.presentation = interactive ? .window() : presentation.sessionPresentation
             options.timeout = .seconds(timeout)
-            options.kiosk.title = "WebAuthSession demo"  // --presentation kiosk: the kiosk bar, idle warning and touch keyboard, branded
-            options.kiosk.accentColor = "#0b5cad"
             let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
             let emailCode = self.emailCode, interactive = self.interactive
             let camera = Camera(directory: screenshots.map { URL(fileURLWithPath: $0) }, narrator: narrator)
@@ -163,9 +161,13 @@ enum DemoPresentation: String, ExpressibleByArgument, CaseIterable {
 
     var sessionPresentation: WebAuthenticationOptions.Presentation {
         switch self {
-        case .headless: .headless
-        case .window: .window()
-        case .kiosk: .kiosk()
+        case .headless: return .headless
+        case .window: return .window()
+        case .kiosk:
+            var kiosk = KioskSettings()  // the kiosk bar, idle warning and touch keyboard, branded
+            kiosk.title = "WebAuthSession demo"
+            kiosk.accentColor = "#0b5cad"
+            return .kiosk(kiosk)
         }
     }
 }

@@ -6,7 +6,7 @@ import OpenIDConnect
 /// `key=value` lines (`protocol`, `host`, …) up to a blank line; `get` answers `username=oauth2`
 /// and a fresh access token as `password`, only for a site `credential_hosts` maps to a profile
 /// (``SecretGate``). An operation git may add later is ignored, as its protocol asks.
-struct GitCredential: AsyncParsableCommand {
+struct GitCredential: CredentialHelperCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential",
         abstract: "A git credential helper: a fresh access token as the password of the https remotes credential_hosts maps.",
@@ -28,12 +28,20 @@ struct GitCredential: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures(ifInterrupted: "no credential was given", offering: .timeout) {
             guard operation == "get" || operation == "erase" else { return }  // store, and operations git may add later
-            let input = FileHandle.standardInput.readToEndRetryingInterruptions() ?? Data()
-            guard let request = CredentialHelperRequest(git: input) else { return }
-            let gate = try helper.gate()
-            guard let profile = helper.profile(for: request.site, in: gate, helper: "webauth git-credential") else { return }
-            if operation == "erase" { return try await helper.erase(profile, failed: request.password ?? "") }
-            print("username=oauth2\npassword=\(try await helper.token(of: profile, for: request.site))")
+            try await answerRequest(erasing: operation == "erase")
         }
     }
+
+    static let helperName = "webauth git-credential"
+    static let readsConfigurationFirst = false
+
+    static func request(in input: Data) -> CredentialHelperRequest? { CredentialHelperRequest(git: input) }
+
+    /// git names the password that failed; with none, no token is dropped.
+    static func failedToken(in request: CredentialHelperRequest) -> String? { request.password ?? "" }
+
+    func printAnswer(token: String, input: Data) { print("username=oauth2\npassword=\(token)") }
+
+    /// Nothing: git asks its next helper.
+    func noAnswer() {}
 }

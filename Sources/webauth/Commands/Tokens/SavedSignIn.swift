@@ -1,0 +1,35 @@
+import Foundation
+import OpenIDConnect
+import WebAuthSession
+
+/// A saved sign-in, opened for use: refreshes are saved back to its store. The client's secret
+/// comes from the options, else from where the sign-in says it is kept; its requests take the
+/// route `network` gives, and end at the command's deadline.
+struct SavedSignIn {
+    let state: AuthState
+    let store: any AuthStateStore
+    let authentication: ClientAuthentication
+    /// The route of its requests (refresh, userinfo, revocation).
+    let network: NetworkSettings
+    /// When the command's time is up: a request still unanswered then ends as a timeout (exit 5).
+    let deadline: CommandDeadline
+
+    /// - Parameter deadline: the command's `--timeout`; a command without one gets
+    ///   ``TimeoutOption/defaultSeconds`` from now.
+    init(profile: ProfileOptions, secret: ClientSecretOptions, network: NetworkSettings,
+         deadline: CommandDeadline = CommandDeadline(seconds: TimeoutOption.defaultSeconds)) async throws(CommandFailure) {
+        self.deadline = deadline
+        (state, store) = try await profile.savedState()
+        authentication = try secret.resolve(for: state.client)
+        self.network = network
+        if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
+    }
+
+    /// The client for its requests: on ``network``'s route, ending at ``deadline``.
+    var http: any HTTPClient { deadline.http(network) }
+
+    /// A manager that saves refreshes to the store, taking turns with other processes.
+    func manager() -> AuthStateManager {
+        AuthStateManager(state: state, store: store, authentication: authentication, http: http)
+    }
+}

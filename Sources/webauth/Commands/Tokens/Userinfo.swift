@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+import WebAuthSession
+
+/// `webauth userinfo`: the provider's UserInfo claims for the saved sign-in.
+struct Userinfo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the provider's UserInfo claims for the saved sign-in, as JSON.")
+
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var secret: ClientSecretOptions
+    @OptionGroup var timing: TimeoutOption
+
+    func run() async throws {
+        try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout) {
+            let deadline = timing.deadline()
+            let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
+            let manager = try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline).manager()
+            do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
+        }
+    }
+}
