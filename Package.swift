@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
         .library(name: "WebAuthSession", targets: ["WebAuthSession"]),
         .library(name: "DevProvider", targets: ["DevProvider"]),
+        .library(name: "WebAuthBroker", targets: ["WebAuthBroker"]),
         .executable(name: "webauth", targets: ["webauth"]),
     ],
     dependencies: [
@@ -45,6 +46,13 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // The sign-in broker's D-Bus (issue 29): GIO, which WebKitGTK links already.
+        .systemLibrary(
+            name: "CGDBus",
+            path: "CShims/CGDBus",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         .target(
             name: "OpenIDConnect",
             dependencies: [
@@ -75,6 +83,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The broker's bus contract: names, options decoding, results. GVariant but no WebKit, so
+        // the fuzzer links it (issue 29).
+        .target(name: "WebAuthBrokerContract", dependencies: ["OpenIDConnect", "CGDBus"]),
+        // The sign-in broker on the session bus (issue 29): a layer beside the CLI, which
+        // `webauth broker` only starts.
+        .target(
+            name: "WebAuthBroker",
+            dependencies: [
+                "WebAuthBrokerContract",
+                "WebAuthSession",
+                "OpenIDConnect",
+                "CGDBus",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "DevProvider",
             dependencies: [
@@ -90,6 +113,7 @@ let package = Package(
             name: "webauth",
             dependencies: [
                 "WebAuthSession",
+                "WebAuthBroker",
                 "OpenIDConnect",
                 "DevProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -107,7 +131,7 @@ let package = Package(
             ],
             path: "bench/webauth-bench"
         ),
-        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats"], path: "fuzz/webauth-fuzz"),
+        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats", "WebAuthBrokerContract", "CGDBus"], path: "fuzz/webauth-fuzz"),
         .testTarget(
             name: "OpenIDConnectTests",
             dependencies: [
@@ -124,7 +148,8 @@ let package = Package(
             // issue 16.8: client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport"]),
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
+                                                     "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",
             dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],

@@ -399,4 +399,41 @@ static inline gulong cwk_connect_enable_debugging(GtkWidget *window, CWKEnableDe
     return CWK_CONNECT(window, "enable-debugging", handler, data, destroy);
 }
 
+/* ---- Issue 29: a window of another program as the parent (the broker's callers) ---- */
+
+/** GTK_BUTTON_BOX(): a widget known to be a button box. */
+static inline GtkButtonBox *cwk_button_box(GtkWidget *widget) { return GTK_BUTTON_BOX(widget); }
+
+/* Declared here, not by including <gdk/gdkx.h> and <gdk/gdkwayland.h>: those bring Xlib's and
+ * Wayland's global names (Window, Display, Status, Atom...) into every Swift file of the engine.
+ * libgdk-3 exports both (GTK 3.22 and later); an X11 Window is an unsigned long. */
+GdkWindow *gdk_x11_window_foreign_new_for_display(GdkDisplay *display, unsigned long window);
+gboolean gdk_wayland_window_set_transient_for_exported(GdkWindow *window, char *parent_handle_str);
+
+/** The GDK window of another program's X11 window `xid` (a new reference; keep it while a window
+ *  is transient for it), or NULL when the display is not X11 or no such window exists. */
+static inline GdkWindow *cwk_foreign_x11_window(unsigned long xid) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (!display || g_strcmp0(G_OBJECT_TYPE_NAME(display), "GdkX11Display") != 0) return NULL;
+    return gdk_x11_window_foreign_new_for_display(display, xid);
+}
+
+/** Makes `window` transient for `parent` (another program's window): realizes `window` first, so
+ *  the hint is on its X11 window before it is mapped, as xdg-desktop-portal-gtk does. Call it after
+ *  the window's title bar is set (GTK takes none once realized). */
+static inline void cwk_window_set_transient_for_foreign(GtkWidget *window, GdkWindow *parent) {
+    gtk_widget_realize(window);
+    gdk_window_set_transient_for(gtk_widget_get_window(window), parent);
+}
+
+/** Makes `window` transient for the Wayland surface another program exported as `handle`
+ *  (xdg-foreign, through the compositor): realizes it first. FALSE when the display is not
+ *  Wayland or the compositor has no xdg-foreign. */
+static inline gboolean cwk_window_set_transient_for_exported(GtkWidget *window, const char *handle) {
+    GdkDisplay *display = gtk_widget_get_display(window);
+    if (!display || g_strcmp0(G_OBJECT_TYPE_NAME(display), "GdkWaylandDisplay") != 0) return FALSE;
+    gtk_widget_realize(window);
+    return gdk_wayland_window_set_transient_for_exported(gtk_widget_get_window(window), (char *)handle);
+}
+
 #endif /* CWEBKITGTK_H */

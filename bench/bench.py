@@ -4,13 +4,14 @@ the redirect captured) against django-oauth-toolkit (with a fast password hasher
 is the protocol's cost) and the development provider, done by this engine (warm and cold), by
 Selenium with WebKitWebDriver and with Chromium, by Playwright with Chromium, and by a plain HTTP
 client (the lower bound); then a scaling run (1, 2, 4 and 8 sign-ins at once) drawn in
-docs/scaling.png, and the issue's targets beside where we stand. Prints tables and writes
-BENCHMARKS.md. Numbers, never assertions."""
+docs/scaling.png, and the issue's targets beside where we stand; then the sign-in broker
+(bench/broker.py). Prints tables and writes BENCHMARKS.md. Numbers, never assertions."""
 
 import argparse, base64, contextlib, hashlib, html, http.server, json, os, platform, re, secrets, shutil, statistics
 import subprocess, sys, tempfile, threading, time, urllib.error, urllib.parse, urllib.request
 import http.cookiejar
 import psutil
+import broker as broker_bench  # bench/broker.py, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSWORD = "wonderland"
@@ -649,6 +650,8 @@ def main():
                         help="measure only the wrong-password figure and replace its table in --output")
     parser.add_argument("--scaling", action="store_true",
                         help="measure only the scaling run (1, 2, 4, 8 at once) and replace its table in --output and docs/scaling.png")
+    parser.add_argument("--broker", action="store_true",
+                        help="measure only the sign-in broker (issue 29) and replace its table in --output")
     parser.add_argument("--attempts", action="store_true",
                         help="measure only the attempts of issue 18.2 and replace their table in bench/NOTES.md and --output")
     args = parser.parse_args()
@@ -661,6 +664,13 @@ def main():
             provider.stop()
             shutil.rmtree(home, ignore_errors=True)
         replace_section(args.output, "Seconds from start to exit of a cold", "\n\n", lines, after="| settle time |")
+        return
+    if args.broker:
+        try:
+            lines = broker_bench.lines(broker_bench.measure(args.bin, home))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        replace_section(args.output, "The sign-in broker (issue 29", "\n\n", lines, after="| measure |")
         return
     if args.attempts:
         provider = Embedded(args.bin)
@@ -719,6 +729,7 @@ def main():
                 print(json.dumps(notes[provider.name]), file=sys.stderr)
             finally:
                 provider.stop()
+        notes["broker"] = broker_bench.lines(broker_bench.measure(args.bin, home))
     finally:
         callback.stop()
         display.stop()
@@ -757,6 +768,7 @@ def write_report(args, rows, notes, scaling, targets):
     examples = sorted({f[:160] for runs in scaling.values() for r in runs.values() for f in r["failures"]})[:2]
     lines += [f"\nA failed sign-in: `{example}`" for example in examples]
     wrong = notes.pop("wrong password", None)
+    lines += [""] + notes.pop("broker")
     lines += ["", "CPU the whole tree uses while a sign-in window waits 10 s for a person who does nothing:", "",
               "| provider | CPU s |", "|---|---|"]
     lines += [f"| {name} | {note['idle_cpu_s']:.2f} |" for name, note in notes.items()]

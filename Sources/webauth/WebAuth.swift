@@ -18,7 +18,7 @@ struct WebAuth: AsyncParsableCommand {
             """,
         version: WebAuthVersion.current,
         subcommands: [Demo.self, Login.self, Batch.self, Token.self, Exec.self, Env.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
-                      KubernetesCredential.self, GitCredential.self, DockerCredential.self, Manual.self])
+                      KubernetesCredential.self, GitCredential.self, DockerCredential.self, Manual.self, BrokerCommand.self])
 
     /// Runs the command line, with ``SecretVariables/known`` withheld from the environment; started as `docker-credential-webauth` (a symlink), Docker's
     /// credential-helper protocol (``DockerCredential``).

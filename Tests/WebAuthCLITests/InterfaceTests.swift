@@ -38,7 +38,7 @@ struct InterfaceTests {
         #expect(near.status == 64 && near.stderr == "Error: unknown command 'tokn' (did you mean 'token'?). See `webauth help`.\n",
                 "stderr: \(near.stderr)")
         let far = try await webauth(["frobnicate", "--flag"])
-        #expect(far.status == 64 && far.stderr.hasPrefix("Error: unknown command 'frobnicate' (known: batch, demo,")
+        #expect(far.status == 64 && far.stderr.hasPrefix("Error: unknown command 'frobnicate' (known: batch, broker, demo,")
                     && far.stderr.split(separator: "\n").count == 1, "stderr: \(far.stderr)")
         #expect(try await webauth(["help", "token"]).status == 0, "help and its topics still work")
     }
@@ -124,7 +124,13 @@ struct InterfaceTests {
         #expect(login.contains(".Dt WEBAUTH-LOGIN 1") && login.contains(".It \\-\\-settle\\-time") && login.contains(".Sh SYNOPSIS"),
                 "one page per command: \(login.prefix(300))")
         let pages = try FileManager.default.contentsOfDirectory(atPath: prefix.appendingPathComponent("share/man/man1").path)
-        #expect(pages.count == 16 && pages.contains("webauth-git-credential.1") && !pages.contains("webauth-manual.1"), "\(pages.sorted())")
+        #expect(pages.count == 17 && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
+                "\(pages.sorted())")
+        // Issue 29: the broker's D-Bus activation file and systemd user unit, naming the installed binary.
+        let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.webauthsession.Broker.service"), encoding: .utf8)
+        #expect(activation.contains("Name=org.webauthsession.Broker\nExec=\(prefix.path)/bin/webauth broker\nSystemdService=webauth-broker.service"), "\(activation)")
+        let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/webauth-broker.service"), encoding: .utf8)
+        #expect(unit.contains("BusName=org.webauthsession.Broker\nExecStart=\(prefix.path)/bin/webauth broker"), "\(unit)")
         let rendered = try await webauth.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", prefix.appendingPathComponent("share/man/man1/webauth-token.1").path],
                                              environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
         #expect(rendered.status == 0 && rendered.stdout.contains("--min-valid") && !rendered.stderr.contains("warning"),

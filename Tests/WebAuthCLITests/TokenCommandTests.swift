@@ -58,9 +58,9 @@ struct TokenCommandTests {
             #expect(run.stderr.contains("the provider's access tokens live 300 s, less than --min-valid 3000"), "stderr: \(run.stderr)")
         }
         #expect(provider.refreshCount == refreshes, "no refresh spent on a token as fresh as the provider gives")
-        #expect(AccessTokenOptions.reachableValidity(.seconds(3000), lifetime: 300) == .seconds(240))
-        #expect(AccessTokenOptions.reachableValidity(.seconds(3000), lifetime: 30) == .seconds(15))
-        #expect(AccessTokenOptions.reachableValidity(.seconds(60), lifetime: 300) == .seconds(60))
+        #expect(AccessToken.reachableValidity(.seconds(3000), lifetime: 300) == .seconds(240))
+        #expect(AccessToken.reachableValidity(.seconds(3000), lifetime: 30) == .seconds(15))
+        #expect(AccessToken.reachableValidity(.seconds(60), lifetime: 300) == .seconds(60))
     }
 
     @Test("--scope: a narrower token cached apart; the main token, its scopes and the rotated refresh token saved; a wider scope exits 3")

@@ -29,6 +29,8 @@ enum FuzzTarget: String, CaseIterable {
     case credentialHelper = "credential-helper"
     /// `credential_hosts` keys (one per line, with a profile), then sites asked of the map.
     case credentialHosts = "credential-hosts"
+    /// The broker's `a{sv}` options, serialized and as GVariant text (issue 29).
+    case brokerOptions = "broker-options"
 
     /// The target named by `$WEBAUTH_FUZZ_TARGET` (default: all of them, one after another).
     static let selected: [FuzzTarget] = ProcessInfo.processInfo.environment["WEBAUTH_FUZZ_TARGET"]
@@ -70,6 +72,8 @@ enum FuzzTarget: String, CaseIterable {
             CredentialHelperFuzzing.requests(data)
         case .credentialHosts:
             CredentialHelperFuzzing.hostMap(text)
+        case .brokerOptions:
+            BrokerOptionsFuzzing.options(data)
         }
     }
 

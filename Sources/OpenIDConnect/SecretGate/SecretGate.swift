@@ -11,7 +11,9 @@ import Foundation
 ///   ``ReleasedSecret/clientCertificate``) goes to a site of ``pageHosts`` (the sign-in's own host
 ///   and a login script's `secret_hosts`), over `https` or to a loopback host, on any port;
 /// - an access token goes to a site only as ``credentialHosts`` maps it to the token's profile
-///   (no mapping: no site), and to a program we start (the variable `webauth exec` was asked for);
+///   (no mapping: no site), to a program we start (the variable `webauth exec` was asked for),
+///   and to an application on the bus only for the accounts ``grantedAccounts`` gives it (the
+///   app that signed an account in, and those the person allowed);
 /// - a variable of ours named in ``withheldVariables`` goes to no program.
 public struct SecretGate: Sendable, Hashable {
     /// Hosts that may receive page secrets, lower case, IPv6 literals without brackets.
@@ -20,14 +22,18 @@ public struct SecretGate: Sendable, Hashable {
     public let credentialHosts: CredentialHostMap?
     /// Variables of ours that no program we start receives.
     public let withheldVariables: Set<String>
+    /// The accounts (profiles) each application on the bus may receive tokens of, by its identity.
+    public let grantedAccounts: [String: Set<String>]
 
-    /// A gate for page secrets going to `pageHosts`, tokens going where `credentialHosts` says,
-    /// and `withheldVariables` kept from programs (by default ``SecretVariables/known``).
+    /// A gate for page secrets going to `pageHosts`, tokens going where `credentialHosts` says
+    /// and to the applications `grantedAccounts` names, and `withheldVariables` kept from programs
+    /// (by default ``SecretVariables/known``).
     public init(pageHosts: some Sequence<String> = [], credentialHosts: CredentialHostMap? = nil,
-                withheldVariables: Set<String> = SecretVariables.known) {
+                withheldVariables: Set<String> = SecretVariables.known, grantedAccounts: [String: Set<String>] = [:]) {
         self.pageHosts = Set(pageHosts.map(SecretRecipient.bare))
         self.credentialHosts = credentialHosts
         self.withheldVariables = withheldVariables
+        self.grantedAccounts = grantedAccounts
     }
 
     /// A gate for a sign-in page: page secrets go to `providerURL`'s host and `secretHosts`.
@@ -67,6 +73,8 @@ public struct SecretGate: Sendable, Hashable {
             }
         case (.accessToken, .process):
             return nil
+        case (.accessToken(let profile), .application(let app)):
+            return grantedAccounts[app]?.contains(profile) == true ? nil : .notGranted
         case (.environmentVariable(let name), .process):
             return withheldVariables.contains(name) ? .withheldVariable : nil
         default:

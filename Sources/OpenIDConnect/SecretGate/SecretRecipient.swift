@@ -1,13 +1,17 @@
 import Foundation
 
 /// Who would receive a ``ReleasedSecret``: a site (a page, a server asking for HTTP
-/// authentication or a client certificate, a git remote, a container registry) or a program.
+/// authentication or a client certificate, a git remote, a container registry), a program, or an
+/// application the sign-in broker serves.
 public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
     /// A site by scheme, host and port. `scheme` is `nil` when the asker did not say (Docker
     /// passes a registry as `name:port`); `port` is `nil` for the scheme's default port.
     case site(scheme: String?, host: String, port: Int?)
     /// A program we start, by what it is (`the program of webauth exec`, `WebKit's web process`).
     case process(String)
+    /// An application calling the sign-in broker on the session bus, by the identity the broker
+    /// gave it: a Flatpak app ID, or an executable's path (and an interpreter's script).
+    case application(String)
 
     /// The site of a URL, or `nil` when it has no host.
     public static func site(of url: String) -> SecretRecipient? {
@@ -48,6 +52,8 @@ public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
             return (scheme.map { "\($0)://" } ?? "") + shown + (port.map { ":\($0)" } ?? "")
         case .process(let name):
             return name
+        case .application(let id):
+            return "the app \(id)"
         }
     }
 }

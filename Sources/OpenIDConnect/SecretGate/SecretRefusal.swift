@@ -19,6 +19,8 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case unsafeCharacters
         /// This kind of secret never goes to this kind of recipient.
         case wrongKindOfRecipient
+        /// The person has not allowed the application to use the account (or denied it).
+        case notGranted
     }
 
     /// What would have been released.
@@ -46,6 +48,7 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case .withheldVariable: "it is one of webauth's secrets"
         case .unsafeCharacters: "the provider's token holds characters outside printable ASCII (%x20-7E)"
         case .wrongKindOfRecipient: "that kind of secret never goes there"
+        case .notGranted: "the person has not allowed that app to use the account"
         }
         return "refusing to send \(secret) to \(recipient): \(why)"
     }

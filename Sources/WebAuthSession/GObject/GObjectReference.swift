@@ -1,39 +1,39 @@
 internal import CWebKitGTK
 
 /// A C pointer to a GObject instance, typed (`WebKitWebView *`) or opaque (`SoupServer *`).
-protocol GObjectPointer {
+package protocol GObjectPointer {
     /// The instance as GObject's functions take it.
     var objectAddress: UnsafeMutableRawPointer { get }
 }
 
 extension UnsafeMutablePointer: GObjectPointer {
-    var objectAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
+    package var objectAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
 }
 
 extension OpaquePointer: GObjectPointer {
-    var objectAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
+    package var objectAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
 }
 
 /// One reference to a GObject, taken or adopted once and released when this is: the way Swift
 /// code owns a GObject. The object lives at least as long as this, so ``pointer`` never dangles.
-final class GObjectReference<Pointer: GObjectPointer> {
+package final class GObjectReference<Pointer: GObjectPointer> {
     /// The object.
-    let pointer: Pointer
+    package let pointer: Pointer
 
     /// Takes over a reference the caller owns: a non-floating object just made, or a
     /// `transfer full` return value.
-    init(adopting pointer: Pointer) {
+    package init(adopting pointer: Pointer) {
         self.pointer = pointer
     }
 
     /// Takes a reference of its own on an object someone else owns (a window's child, a toplevel).
-    init(retaining pointer: Pointer) {
+    package init(retaining pointer: Pointer) {
         self.pointer = pointer
         g_object_ref(pointer.objectAddress)
     }
 
     /// Owns a new object whose reference is floating (a widget not yet in a container).
-    init(sinking pointer: Pointer) {
+    package init(sinking pointer: Pointer) {
         self.pointer = pointer
         g_object_ref_sink(pointer.objectAddress)
     }
@@ -44,7 +44,7 @@ final class GObjectReference<Pointer: GObjectPointer> {
 
     /// Calls `body` with the object, which this reference keeps alive until `body` returns (a
     /// local reference may otherwise be released right after its last use, before the C call).
-    func withPointer<Result>(_ body: (Pointer) throws -> Result) rethrows -> Result {
+    package func withPointer<Result>(_ body: (Pointer) throws -> Result) rethrows -> Result {
         try withExtendedLifetime(self) { try body(pointer) }
     }
 }

@@ -7,20 +7,23 @@ final class WindowPresentation: PagePresentation {
     let window: UnsafeMutablePointer<GtkWidget>
     /// The header bar, progress bar and Cancel button.
     let chrome: SignInWindowChrome
+    /// Another program's window this one is transient for, kept while it is.
+    private let parentReference: GObjectReference<OpaquePointer>?
     var framesPage: Bool { true }
     var overlay: UnsafeMutablePointer<GtkWidget>? { nil }
 
     /// Puts `view` in a new `width`×`height` window, transient for and modal to `parent`.
-    init(view: UnsafeMutablePointer<WebKitWebView>, width: Int, height: Int, parent: ParentWindow?) {
+    /// - Throws: ``WebAuthenticationError/invalidOption(_:)-swift.enum.case`` for another program's window that
+    ///   cannot be used (see ``ParentWindow/makeTransient(_:)``); the window is destroyed then.
+    init(view: UnsafeMutablePointer<WebKitWebView>, width: Int, height: Int, parent: ParentWindow?) throws(WebAuthenticationError) {
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!  // titled by its chrome
         gtk_window_set_default_size(cwk_window(window), gint(width), gint(height))
-        if let parent {
-            gtk_window_set_transient_for(cwk_window(window), parent.address.assumingMemoryBound(to: GtkWindow.self))
-            gtk_window_set_modal(cwk_window(window), 1)
-            gtk_window_set_destroy_with_parent(cwk_window(window), 1)
-        }
         chrome = SignInWindowChrome(window: window)
         gtk_box_pack_start(cwk_box(chrome.content), cwk_web_view_widget(view), 1, 1, 0)
+        do { parentReference = try parent?.makeTransient(window) } catch {
+            gtk_widget_destroy(window)
+            throw error
+        }
     }
 
     func connect(_ view: UnsafeMutablePointer<WebKitWebView>, to page: SignInPage) -> [SignalConnection] {

@@ -17,15 +17,7 @@ final class GLibMainContextExecutor: SerialExecutor {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let slot = UnsafeMutablePointer<UnownedJob>.allocate(capacity: 1)
-        slot.initialize(to: UnownedJob(job))
-        cwk_main_context_schedule(g_main_context_default(), { data in
-            let slot = data!.assumingMemoryBound(to: UnownedJob.self)
-            let job = slot.move()
-            slot.deallocate()
-            job.runSynchronously(on: GLibMainContextExecutor.shared.asUnownedSerialExecutor())
-            return 0  // G_SOURCE_REMOVE
-        }, slot)
+        MainContextJob.enqueue(job, on: asUnownedSerialExecutor()) { cwk_main_context_schedule(g_main_context_default(), $0, $1) }
     }
 
     func checkIsolated() {

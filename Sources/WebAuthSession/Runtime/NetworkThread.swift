@@ -1,6 +1,5 @@
 import Foundation
 import OpenIDConnect
-internal import CWebKitGTK
 
 /// A GLib main context of its own, iterated on a thread of its own, for ``SoupHTTPClient``: the
 /// token, userinfo and refresh requests need no GTK, no display and no engine loop. Started on
@@ -9,36 +8,20 @@ final class NetworkThread: Sendable {
     /// The one network thread.
     static let shared = NetworkThread()
 
-    /// A `GMainContext *`. @unchecked: only `g_source_attach` (through `cwk_main_context_schedule`)
-    /// touches it from other threads, and GLib documents that as thread-safe.
-    private struct ContextHandle: @unchecked Sendable {
-        let pointer: OpaquePointer
-    }
-
-    private let context: ContextHandle
+    /// libsoup binds a session to the thread-default context it was made under: this thread's.
+    private let thread = MainContextThread(name: "webauth-network")
     /// The work given to the thread, oldest first. It travels through this pthread-locked queue,
     /// not in the source's data: GLib's own lock is a futex ThreadSanitizer cannot see, so
     /// through GLib alone it reports the caller's writes and the work's reads as a race.
     private let pending = LockedState<[@Sendable () -> Void]>([])
 
-    private init() {
-        let context = ContextHandle(pointer: g_main_context_new()!)
-        self.context = context
-        let thread = Thread {
-            // libsoup binds a session to the thread-default context it was made under.
-            g_main_context_push_thread_default(context.pointer)
-            let loop = g_main_loop_new(context.pointer, 0)
-            g_main_loop_run(loop)
-        }
-        thread.name = "webauth-network"
-        thread.start()
-    }
+    private init() {}
 
     /// Runs `work` on the network thread, in order with the other work given to it.
     func run(_ work: @escaping @Sendable () -> Void) {
         pending.withLock { $0.append(work) }
         // One source per piece of work; each runs the oldest piece left.
-        cwk_main_context_schedule(context.pointer, { _ in
+        thread.schedule({ _ in
             NetworkThread.shared.pending.withLock { $0.removeFirst() }()
             return 0  // G_SOURCE_REMOVE
         }, nil)

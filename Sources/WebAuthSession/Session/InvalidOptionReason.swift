@@ -14,6 +14,12 @@ public enum InvalidOptionReason: Sendable, Hashable, CustomStringConvertible {
     case additionalHeader(name: String)
     /// ``WebAuthenticationOptions/parentWindow`` is not a `GtkWindow`.
     case parentWindowNotAWindow
+    /// Another program's X11 window, by its xdg-desktop-portal identifier, is not on this display
+    /// (there is no such window, or the display is not X11).
+    case parentWindowNotFound(identifier: String)
+    /// Another program's Wayland export, by its identifier, cannot be imported: the display is not
+    /// Wayland, or the compositor has no xdg-foreign.
+    case parentWindowNotImported(identifier: String)
     /// The kiosk's accent colour is not a CSS colour GTK can read.
     case kioskAccentColor(String)
     /// The kiosk's style sheet did not load; `message` is GTK's.
@@ -38,6 +44,9 @@ public enum InvalidOptionReason: Sendable, Hashable, CustomStringConvertible {
         case .startURLScheme(let scheme): "the start URL must be http or https, not '\(scheme)'"
         case .additionalHeader(let name): "additional header '\(name)' is not a valid HTTP header"
         case .parentWindowNotAWindow: "parentWindow is not a GtkWindow"
+        case .parentWindowNotFound(let identifier): "the parent window \(identifier) is not a window on this X11 display (or the display is not X11)"
+        case .parentWindowNotImported(let identifier):
+            "the parent window \(identifier) cannot be used: the display is not Wayland, or the compositor has no xdg-foreign"
         case .kioskAccentColor(let accent): "the kiosk's accent colour '\(accent)' is not a colour: give a CSS colour such as #0b5cad or teal"
         case .kioskStyleSheet(let message): "the kiosk's style sheet did not load: \(message)"
         case .kioskLogo(let path, let message?): "the kiosk's logo \(path) cannot be shown (\(message)): give a PNG file"

@@ -54,7 +54,8 @@ public struct WebAuthenticationOptions: Sendable {
     public var userAgent: String?
     /// Extra HTTP headers sent with the first request only (never logged).
     public var additionalHeaders: [String: String] = [:]
-    /// A GTK application's window to be transient for and modal to. Default: none.
+    /// The window to be transient for and modal to: a GTK application's own, or another program's
+    /// named as xdg-desktop-portal names windows (``ParentWindow/portal(_:)``). Default: none.
     public var parentWindow: ParentWindow?
     /// Text that, found in a page's address or visible text, means the provider refuses
     /// embedded web views; the session then ends with ``WebAuthenticationError/embeddedViewRefused(url:host:)``.
@@ -99,16 +100,4 @@ public struct WebAuthenticationOptions: Sendable {
 
     /// The defaults.
     public init() {}
-}
-
-/// A GTK 3 window of the host application, to put the sign-in window above.
-public struct ParentWindow: @unchecked Sendable, Hashable {
-    // @unchecked: the pointer is only an address here; it is dereferenced on the GTK thread
-    // alone, after `GTK_IS_WINDOW` has checked it.
-    let address: UnsafeMutableRawPointer
-
-    /// Wraps a `GtkWindow *`. It is checked when the session starts.
-    public init(gtkWindow: UnsafeMutableRawPointer) {
-        self.address = gtkWindow
-    }
 }

@@ -136,7 +136,17 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
 public func automaticAuthStateStore(
     name: String, onFallback: @escaping @Sendable (_ keyringError: AuthStateStoreError, _ file: URL) -> Void = { _, _ in }
 ) async throws(AuthStateStoreError) -> any AuthStateStore {
+    try automaticAuthStateStore(name: name, keyringAnswers: await SecretServiceAuthStateStore.isAvailable, onFallback: onFallback)
+}
+
+/// The store ``automaticAuthStateStore(name:onFallback:)`` chooses when whether a Secret Service
+/// answers is known already (`keyringAnswers`): a long-running program asks once, not at every
+/// store it opens (each asking is a round trip on the session bus).
+public func automaticAuthStateStore(
+    name: String, keyringAnswers: Bool,
+    onFallback: @escaping @Sendable (_ keyringError: AuthStateStoreError, _ file: URL) -> Void = { _, _ in }
+) throws(AuthStateStoreError) -> any AuthStateStore {
     let file = try FileAuthStateStore(name: name)
-    guard await SecretServiceAuthStateStore.isAvailable else { return file }
+    guard keyringAnswers else { return file }
     return FallbackAuthStateStore(primary: try SecretServiceAuthStateStore(name: name), fallback: file, onFallback: onFallback)
 }

@@ -22,7 +22,7 @@ struct PageConstruction {
     init(startURL: URL, policy: NavigationPolicy, options: WebAuthenticationOptions, logger: Logger) throws(WebAuthenticationError) {
         try GTKEnvironment.ready(forPerson: options.presentation != .headless)
         request = try Self.firstRequest(startURL, headers: options.additionalHeaders)
-        if let parent = options.parentWindow, cwk_is_window(parent.address) == 0 {
+        if let parent = options.parentWindow, !parent.isUsable {
             throw .invalidOption(.parentWindowNotAWindow)
         }
         // A kiosk's style is checked before anything is made.
@@ -46,7 +46,7 @@ struct PageConstruction {
         presentation = if let kioskSettings, let kioskStyle {
             KioskPresentation(view: view.pointer, settings: kioskSettings, style: kioskStyle)
         } else if case .window(let width, let height) = options.presentation {
-            WindowPresentation(view: view.pointer, width: width, height: height, parent: options.parentWindow)
+            try WindowPresentation(view: view.pointer, width: width, height: height, parent: options.parentWindow)
         } else {
             HeadlessPresentation(view: view.pointer)
         }

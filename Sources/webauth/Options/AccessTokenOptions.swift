@@ -51,21 +51,13 @@ struct AccessTokenOptions: ParsableArguments {
         try await savedSignIn().manager()
     }
 
-    /// `wanted`, or when the provider's tokens live less than that (`lifetime` seconds), what a
-    /// refresh can give: such a token is refreshed once it has used a minute (at most half) of its
-    /// life, instead of on every call, which would spend a refresh for nothing fresher.
-    static func reachableValidity(_ wanted: Duration, lifetime: Int?) -> Duration {
-        guard let lifetime, lifetime > 0, wanted > .seconds(lifetime) else { return wanted }
-        return .seconds(lifetime - min(60, lifetime / 2))
-    }
-
     /// A fresh access token for ``target``, valid for ``minimumValidity`` more, checked by
     /// ``TokenRelease`` before it goes to `recipient`.
     func freshAccessToken(for recipient: SecretRecipient) async throws(CommandFailure) -> AccessToken {
         let manager = try await manager()
         let lifetime = await manager.state.lastTokenResponse?.expiresIn
         // Only a --min-valid asked for is capped: the default minute is the refresh margin itself.
-        let minimum = minValid == nil ? minimumValidity : Self.reachableValidity(minimumValidity, lifetime: lifetime)
+        let minimum = minValid == nil ? minimumValidity : AccessToken.reachableValidity(minimumValidity, lifetime: lifetime)
         let token: AccessToken
         do throws(AuthStateError) {
             if refresh { try await manager.refreshNow() }

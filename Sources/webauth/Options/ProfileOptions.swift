@@ -38,9 +38,7 @@ struct ProfileOptions: ParsableArguments {
     /// Where website data lives for a session.
     func websiteData(environment: [String: String] = CommandEnvironment.original) -> WebAuthenticationOptions.WebsiteData {
         guard let profile = chosenProfile(environment), !ephemeral else { return .ephemeral }
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
-        return .persistent(profileDirectory: base.appendingPathComponent("webauthsession/profiles/\(profile)"))
+        return .profile(profile, environment: environment)
     }
 
     /// The saved sign-in, or ``ExitStatus/signInRequired``.

@@ -118,14 +118,10 @@ enum ProfileStore {
 
     /// The names of every saved sign-in: the files', and the keyring's when one answers.
     static func savedNames() async throws(CommandFailure) -> [String] {
-        var names: Set<String>
-        do { names = Set(try FileAuthStateStore.savedNames()) } catch { throw CommandFailure(error) }
-        if await SecretServiceAuthStateStore.isAvailable {
-            do { names.formUnion(try await SecretServiceAuthStateStore.savedNames()) } catch {
-                warning("the keyring's sign-ins are not listed: \(error)")
-            }
-        }
-        return names.sorted()
+        let saved: (names: [String], keyringProblem: AuthStateStoreError?)
+        do { saved = try await savedSignInNames() } catch { throw CommandFailure(error) }
+        if let problem = saved.keyringProblem { warning("the keyring's sign-ins are not listed: \(problem)") }
+        return saved.names
     }
 
     private static func fileStore(_ name: String) throws(CommandFailure) -> FileAuthStateStore {

@@ -3,37 +3,9 @@ import Foundation
 import OpenIDConnect
 import WebAuthSession
 
-/// The documented exit statuses of `webauth`, one per kind of outcome, so scripts can react.
-enum ExitStatus: Int32, CaseIterable {
-    /// It worked.
-    case success = 0
-    /// Something on this machine failed: no display could be had, the saved sign-in could not be read or written.
-    case localFailure = 1
-    /// The person cancelled: closed the window, or denied access.
-    case cancelled = 2
-    /// The provider answered with an error or something the protocol does not allow.
-    case providerError = 3
-    /// The provider could not be reached, or its TLS certificate is not valid.
-    case networkError = 4
-    /// No answer in time.
-    case timedOut = 5
-    /// There is no usable saved sign-in: run `webauth login`.
-    case signInRequired = 6
-    /// The login script stopped at a step.
-    case scriptFailed = 7
-    /// The page asks for what only a person can give: a captcha, a passkey or security key.
-    case needsPerson = 8
-    /// The command line or the configuration file is wrong.
-    case usage = 64
-    /// `webauth exec`: the program was found but cannot be run (as a shell says).
-    case cannotRun = 126
-    /// `webauth exec`: no such program (as a shell says).
-    case commandNotFound = 127
-    /// Ctrl-C (SIGINT) stopped it; nothing after the interruption was done.
-    case interrupted = 130
-    /// SIGTERM stopped it; nothing after the interruption was done.
-    case terminated = 143
-
+/// What a person can do about each status; the statuses themselves are ``ExitStatus`` of
+/// WebAuthSession, which the broker answers with too.
+extension ExitStatus {
     /// What a person can do about it, naming only what a command with `options` has.
     func advice(offering options: OfferedOptions) -> String {
         switch self {
@@ -82,80 +54,44 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     var description: String { message }
 
+    /// `failure` as the command reports it.
+    init(_ failure: ReportedFailure) {
+        self.init(failure.status, failure.message, advice: failure.advice)
+    }
+
+    /// A sign-in's failure, as ``ReportedFailure`` classifies it, with what only the command can
+    /// add: its flags for an insecure endpoint, the device grant's, and the CA file options for a
+    /// certificate the system does not trust (it may come from an internal CA).
     init(_ error: SignInError) {
         switch error {
-        case .session(let session): self.init(Self.status(of: session), "sign-in failed: \(session)")
         case .openIDConnect(.insecureEndpoint(let name, let url)):
             self.init(.usage, "sign-in failed: \(OpenIDConnectError.insecureEndpoint(name: name, url: url)) "
                 + "(--allow-insecure-http, or allow_insecure_http in --config)")
-        case .openIDConnect(let protocolError):
-            self.init(Self.status(of: protocolError), "sign-in failed: \(protocolError)", advice: Self.advice(of: protocolError))
-        case .script(.captchaRequired(let kind, let text, _)):
-            self.init(.needsPerson, "sign-in failed: \(SignInScriptError.captchaRequired(kind: kind, pageText: text, report: nil))")
-        case .script(let failure): self.init(.scriptFailed, "sign-in failed: \(failure)")
-        case .storage(let storage): self.init(.localFailure, "\(storage)")
+        case .openIDConnect(.http(.tls)): self.init(ReportedFailure(error).with(advice: Self.caFileAdvice))
         case .deviceAuthorization(let device): self = DeviceSignIn.failure(device)
+        default: self.init(ReportedFailure(error))
         }
     }
 
     init(_ error: AuthStateError) {
-        switch error {
-        case .signInRequired(let reason): self.init(.signInRequired, "not signed in: \(reason)")
-        case .openIDConnect(let protocolError): self.init(Self.status(of: protocolError), "\(protocolError)", advice: Self.advice(of: protocolError))
-        case .saveFailed: self.init(.localFailure, "\(error)")
-        case .userinfoSubjectMismatch: self.init(.providerError, "\(error)")
-        case .accessTokenRefused: self.init(.providerError, "\(error)", advice: "`webauth status` lists the scopes the sign-in was granted.")
-        case .noIDToken, .idTokenNotRenewed: self.init(.signInRequired, "\(error)")
-        }
+        if case .openIDConnect(.http(.tls)) = error { self.init(ReportedFailure(error).with(advice: Self.caFileAdvice)); return }
+        self.init(ReportedFailure(error))
     }
 
     init(_ error: AuthStateStoreError) {
-        if case .lockWaitTimedOut = error { self.init(.timedOut, "gave up waiting for the profile's lock: \(error)"); return }
-        self.init(.localFailure, "the saved sign-in cannot be used: \(error)")
+        self.init(ReportedFailure(error))
     }
 
-    private static func status(of error: WebAuthenticationError) -> ExitStatus {
-        switch error {
-        case .closedByUser, .cancelled: .cancelled
-        case .timedOut, .abandoned: .timedOut
-        case .loadFailed, .tlsFailure: .networkError
-        case .invalidCallback, .embeddedViewRefused, .providerErrorPage, .formActionBlocked: .providerError
-        // Only a login script's page settles, and the page was still asking for something: the
-        // script or the values it typed (a wrong password) are what to fix.
-        case .pageSettled, .httpAuthenticationFailed: .scriptFailed
-        case .passkeyRequested, .httpAuthenticationRefused: .needsPerson
-        case .formPostNotCapturable, .invalidOption, .proxyAuthenticationFailed: .usage
-        // What to present (a certificate, its PIN) is the command's to give.
-        case .clientCertificateRequested, .clientCertificatePINRefused: .usage
-        // A host the sign-in may not send its secret to (secret_hosts lists the ones it may).
-        case .secretRefused: .usage
-        case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
-             .browserUnavailable:
-            .localFailure
-        }
-    }
-
-    /// What to do about `error` when its status's advice is not the best: a certificate the
-    /// system does not trust may come from an internal CA, which the CA file options add; a
-    /// token's PIN comes from the environment.
-    private static func advice(of error: OpenIDConnectError) -> String? {
-        if case .clientKey(.pinNeeded) = error { return "Give the token's PIN in WEBAUTH_PKCS11_PIN." }
-        if case .clientKey(.wrongPIN) = error { return "Check WEBAUTH_PKCS11_PIN: a token locks after a few wrong PINs." }
-        guard case .http(.tls) = error else { return nil }
-        return "If the provider's certificate comes from an internal CA, trust it with --ca-file, or ca_file in the configuration file "
+    /// For a provider's certificate the system does not trust.
+    private static var caFileAdvice: String {
+        "If the provider's certificate comes from an internal CA, trust it with --ca-file, or ca_file in the configuration file "
             + "(\(ConfigurationFile.defaultPath(CommandEnvironment.original)) for the commands without --config)."
     }
+}
 
-    private static func status(of error: OpenIDConnectError) -> ExitStatus {
-        switch error {
-        case .http(.timedOut): .timedOut
-        case .http(.proxyAuthenticationFailed): .usage
-        case .http: .networkError
-        case .clientKey: .usage
-        case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
-        default: .providerError
-        }
-    }
+private extension ReportedFailure {
+    /// This failure with `advice` instead of its own.
+    func with(advice: String) -> ReportedFailure { ReportedFailure(status, message, advice: advice) }
 }
 
 extension AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import UnixSignals
+import WebAuthSession
 
 /// Ctrl-C (SIGINT) or SIGTERM arriving while a command runs: the command's work is cancelled,
 /// and the process exits with its own status (130 or 143) through the engine's exit teardown.

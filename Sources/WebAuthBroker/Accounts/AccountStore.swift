@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import OpenIDConnect
+import WebAuthBrokerContract
+import WebAuthSession
+
+/// The broker's accounts are `webauth`'s profiles: the same stores (the keyring when a Secret
+/// Service answers, with a 0600 file under `$XDG_STATE_HOME/webauthsession` as its fallback;
+/// else the file), the same lock (`NAME.lock`, taken by `webauth login --profile NAME` too) and
+/// the same cookie folder (`$XDG_DATA_HOME/webauthsession/profiles/NAME`). Whether a Secret
+/// Service answers is asked once, when the broker starts, not at every call.
+struct AccountStore: Sendable {
+    /// The environment the broker started with (its folders).
+    let environment: [String: String]
+    /// Whether a Secret Service answered when the broker started.
+    let keyringAnswers: Bool
+    let logger: Logger
+
+    /// The store of `account`'s saved sign-in.
+    func store(_ account: String) throws(BrokerError) -> any AuthStateStore {
+        let logger = logger
+        do {
+            return try automaticAuthStateStore(name: account, keyringAnswers: keyringAnswers) { keyringError, file in
+                logger.warning("the keyring could not save the sign-in (\(keyringError)); it was saved in \(file.path) (mode 0600) instead")
+            }
+        } catch {
+            throw BrokerError(error)
+        }
+    }
+
+    /// `account`'s saved sign-in and its store; `nil` when it has none.
+    func load(_ account: String) async throws(BrokerError) -> (state: AuthState?, store: any AuthStateStore) {
+        let store = try store(account)
+        do { return (try await store.load(), store) } catch { throw BrokerError(error) }
+    }
+
+    /// The names of every saved sign-in.
+    func names() async throws(BrokerError) -> [String] {
+        do {
+            let saved = try await savedSignInNames()
+            if let problem = saved.keyringProblem { logger.warning("the keyring's sign-ins are not listed: \(problem)") }
+            return saved.names
+        } catch {
+            throw BrokerError(error)
+        }
+    }
+
+    /// Runs `body` holding `account`'s lock, taking turns with `webauth` and other requests;
+    /// waits at most `limit`.
+    func whileLocked<T: Sendable>(_ account: String, waitingAtMost limit: Duration,
+                                  _ body: @Sendable () async throws(BrokerError) -> T) async throws(BrokerError) -> T {
+        let file: FileAuthStateStore
+        do { file = try FileAuthStateStore(name: account) } catch { throw BrokerError(error) }
+        let account = account
+        do {
+            return try await file.withExclusiveLock(waitingAtMost: limit, whileWaiting: { [logger] in
+                logger.info("another sign-in of the account '\(account)' is in progress; waiting for it")
+            }) { () async throws -> T in try await body() }
+        } catch let error as BrokerError {
+            throw error
+        } catch let error as AuthStateStoreError {
+            throw BrokerError(error)
+        } catch {
+            throw BrokerError(.cancelled, "the request was cancelled")
+        }
+    }
+
+    /// Where `account`'s provider cookies are kept.
+    func websiteData(_ account: String) -> WebAuthenticationOptions.WebsiteData {
+        .profile(account, environment: environment)
+    }
+}

@@ -1,0 +1,22 @@
+/// The options of `SignOut`, decoded and checked (see docs/dbus/org.webauthsession.Broker1.xml).
+public struct SignOutOptions: Sendable, Hashable {
+    /// The account.
+    public var account: String
+    /// How long the whole sign-out may take.
+    public var timeout: Duration?
+    /// The caller's token for the request's handle.
+    public var handleToken: String?
+    /// A logout script file (absolute path); the broker accepts it only when started with `--allow-scripts`.
+    public var script: String?
+
+    /// Decodes `options`.
+    /// - Throws: ``BrokerError`` (``BrokerErrorName/invalidArgument``) as ``SignInOptions/init(_:)``.
+    public init(_ options: [String: BusValue]) throws(BrokerError) {
+        var reader = BusOptions(options)
+        account = try AccountName.checked(reader.string("account") ?? AccountName.standard)
+        timeout = try RequestTimeout.decode(reader.uint32("timeout"))
+        handleToken = try reader.string("handle_token").map { token throws(BrokerError) in try RequestHandle.checkedToken(token) }
+        script = try reader.string("script").map { path throws(BrokerError) in try SignInOptions.absolutePath(path, "script") }
+        try reader.finish()
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import WebAuthBroker
+
+/// `webauth broker`: the sign-in broker on the session bus, or its consent answers from a terminal.
+struct BrokerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broker",
+        abstract: "Serve sign-ins and tokens to other applications on the session bus (org.webauthsession.Broker).",
+        discussion: """
+            Normally started by D-Bus activation (scripts/install installs the .service file and a \
+            systemd user unit); the interface is docs/dbus/org.webauthsession.Broker1.xml. Its \
+            accounts are webauth's profiles. An app may use the accounts it signed in; any other \
+            account only after the person allowed it (a window asks, once; with no display the \
+            answer is no). --grant, --forget and --grants manage those answers from a terminal, \
+            in $XDG_CONFIG_HOME/webauth/broker-consent.json (mode 0600). An app is its Flatpak app \
+            ID, else its executable's path (and an interpreter's script: "/usr/bin/python3.11 \
+            /path/app.py"), as --grants lists them: this identifies an app, it does not \
+            authenticate one.
+            """)
+
+    @Flag(help: "Accept a login script (the option script) from callers: for tests and CI only.")
+    var allowScripts = false
+
+    @Option(help: ArgumentHelp("Leave after this many seconds with nothing in flight.", valueName: "seconds"))
+    var idleTimeout: Int = 600
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Allow APP to use ACCOUNT, then exit.", valueName: "app account"))
+    var grant: [String] = []
+
+    @Option(help: ArgumentHelp("Forget every answer about APP (it is asked again), then exit.", valueName: "app"))
+    var forget: String?
+
+    @Flag(help: "List the answers (app, account, allowed or denied), then exit.")
+    var grants = false
+
+    func validate() throws {
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be a positive number of seconds") }
+        guard grant.isEmpty || grant.count == 2 else { throw ValidationError("--grant takes two values: the app and the account") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let consent = ConsentStore(environment: CommandEnvironment.original)
+            do {
+                if grant.count == 2 { return try consent.record(ConsentAnswer(app: grant[0], account: grant[1], allowed: true)) }
+                if let forget { return print("forgot \(try consent.forget(app: forget)) answers about \(forget)") }
+                if grants { return try consent.answers().forEach { print("\($0.app)\t\($0.account)\t\($0.allowed ? "allowed" : "denied")") } }
+            } catch {
+                throw CommandFailure(.localFailure, "\(error)")
+            }
+            var broker = BrokerConfiguration(environment: CommandEnvironment.original)
+            broker.allowsScripts = allowScripts
+            broker.idleTimeout = .seconds(idleTimeout)
+            do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
+        }
+    }
+}

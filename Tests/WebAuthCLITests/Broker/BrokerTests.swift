@@ -1,0 +1,117 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import TestSupport
+import Testing
+
+/// `webauth broker` on a private session bus, D-Bus activated, driven by real clients: the
+/// README's three (gdbus, Python with python3-gi, C with GIO compiled here), and the tests' own
+/// Python client for every result and error. Sign-ins run the development provider's real pages
+/// with a login script (the broker is started with --allow-scripts), off screen: the bus has no display.
+@Suite("Broker: sign-in, tokens and accounts over the session bus", .timeLimit(.minutes(5)))
+struct BrokerTests {
+    let webauth = WebAuthBinary()
+
+    @Test("the README's clients: Python and C sign in and get the same token again; gdbus gets a token and lists only what it may use")
+    func readmeClients() async throws {
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
+        defer { Task { await bus.stop() } }
+        let options = ["issuer=\(provider.issuer)", "client_id=webauth-demo", "script=\(script)"]
+
+        let python = try await bus.python(try ReadmeWalkthroughTests.block(after: "<!-- broker python -->", language: "python"), options + ["account=work"])
+        #expect(python.status == 0, "stderr: \(python.stderr)\nbroker: \(bus.brokerLog)")
+        #expect(python.stdout.contains("signed in to \(provider.issuer) as ") && python.stdout.contains("(account work)"), "\(python.stdout)")
+        #expect(python.stdout.contains("GetToken gives the same token: True"), "\(python.stdout)")
+
+        let source = try webauth.file("sign_in.c", try ReadmeWalkthroughTests.block(after: "<!-- broker c -->", language: "c"))
+        let program = webauth.home.appendingPathComponent("sign_in").path
+        let compiled = try await bus.run("/bin/sh", ["-c", "cc -Wall -o \(program) \(source) $(pkg-config --cflags --libs gio-2.0)"])
+        try #require(compiled.status == 0, "cc: \(compiled.stderr)")
+        let c = try await bus.run(program, options + ["account=c"])
+        #expect(c.status == 0, "stderr: \(c.stderr)\nbroker: \(bus.brokerLog)")
+        #expect(c.stdout.contains("(account c); the access token expires at ") && c.stdout.contains("GetToken gives the same token: yes"), "\(c.stdout)")
+
+        let granted = try await webauth(["broker", "--grant", "/usr/bin/gdbus", "work"])
+        #expect(granted.status == 0, "stderr: \(granted.stderr)")
+        let shell = try webauth.file("gdbus.sh", try ReadmeWalkthroughTests.block(after: "<!-- broker gdbus -->"))
+        let gdbus = try await bus.run("/bin/sh", ["-e", shell])
+        #expect(gdbus.status == 0, "stderr: \(gdbus.stderr)")
+        #expect(gdbus.stdout.contains("'access_token': <'") && gdbus.stdout.contains("'account': <'work'>"), "\(gdbus.stdout)")
+        #expect(!gdbus.stdout.contains("'c'") && !gdbus.stdout.contains("'access_token': <'\(provider.issuer)"), "only the granted account is listed: \(gdbus.stdout)")
+        #expect(provider.secretsSeen.allSatisfy { !bus.brokerLog.contains($0) }, "no token, code or password in the broker's log")
+    }
+
+    @Test("Response goes to the caller alone: another connection subscribed to the request's Response receives nothing, though a broadcast reaches it")
+    func unicastResponse() async throws {
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
+        defer { Task { await bus.stop() } }
+        let run = try await bus.python(Self.eavesdropper, [provider.issuer, script])
+        #expect(run.status == 0, "stderr: \(run.stderr)\nbroker: \(bus.brokerLog)")
+        #expect(run.stdout == "caller: 0\nother connection: nothing\nother connection, a broadcast: 1\n", "\(run.stdout)")
+    }
+
+    /// Two connections: the caller signs in; the other subscribes (a match rule, as any client
+    /// would) to Response on the caller's handle. Once the caller has its Response, the other makes
+    /// a round trip to the bus (a signal routed to it before would arrive first) and reports what it
+    /// got; then a third connection broadcasts a signal of the same kind, which does reach it.
+    static let eavesdropper = """
+        import sys
+        from gi.repository import Gio, GLib
+        issuer, script = sys.argv[1], sys.argv[2]
+        caller = Gio.DBusConnection.new_for_address_sync(Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION),
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION)
+        other = Gio.DBusConnection.new_for_address_sync(Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION),
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION)
+        handle = "/org/webauthsession/Broker/request/%s/eaves" % caller.get_unique_name()[1:].replace(".", "_")
+        loop, got = GLib.MainLoop(), {"caller": [], "other": []}
+        def heard(who):
+            def on(*signal):
+                got[who].append(signal[5].unpack()[0])
+                if who == "caller": loop.quit()
+            return on
+        caller.signal_subscribe(None, "org.webauthsession.Request1", "Response", handle, None, Gio.DBusSignalFlags.NONE, heard("caller"), None)
+        other.signal_subscribe(None, "org.webauthsession.Request1", "Response", handle, None, Gio.DBusSignalFlags.NONE, heard("other"), None)
+        options = {"issuer": GLib.Variant("s", issuer), "client_id": GLib.Variant("s", "webauth-demo"), "script": GLib.Variant("s", script),
+                   "account": GLib.Variant("s", "eaves"), "handle_token": GLib.Variant("s", "eaves")}
+        caller.call_sync("org.webauthsession.Broker", "/org/webauthsession/Broker", "org.webauthsession.Broker1", "SignIn",
+                         GLib.Variant("(sa{sv})", ("", options)), None, Gio.DBusCallFlags.NONE, -1, None)
+        loop.run()
+        other.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", None, None, Gio.DBusCallFlags.NONE, -1, None)
+        context = GLib.MainContext.default()
+        while context.pending(): context.iteration(False)
+        print("caller: %d" % got["caller"][0])
+        print("other connection: %s" % (got["other"] or "nothing"))
+        third = Gio.DBusConnection.new_for_address_sync(Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION),
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION)
+        third.emit_signal(None, handle, "org.webauthsession.Request1", "Response", GLib.Variant("(ua{sv})", (1, {})))
+        third.flush_sync(None)
+        other.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", None, None, Gio.DBusCallFlags.NONE, -1, None)
+        while context.pending(): context.iteration(False)
+        print("other connection, a broadcast: %d" % len(got["other"]))
+        """
+
+    @Test("accounts are webauth's profiles: a broker sign-in is webauth token's profile, a webauth login is GetToken's account")
+    func sharedWithTheCommandLine() async throws {
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
+        defer { Task { await bus.stop() } }
+        let signedIn = try await fixture.signIn("shared")
+        #expect(signedIn["response"]?.numberValue == 0, "\(signedIn)\nbroker: \(bus.brokerLog)")
+        let token = try await webauth(["token", "--profile", "shared"])
+        #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .newlines) == signedIn["results"]?["access_token"]?.stringValue,
+                "the CLI reads the broker's sign-in: \(token.stderr)")
+
+        let login = try await webauth(["login", "--profile", "cli", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless",
+                                       "--script", script], environment: ["ALICE_PASSWORD": OpenIDProvider.User.alice.password])
+        try #require(login.status == 0, "stderr: \(login.stderr)")
+        let granted = try await webauth(["broker", "--grant", try bus.pythonApp(BrokerClient.call), "cli"])
+        #expect(granted.status == 0, "stderr: \(granted.stderr)")
+        let fromBroker = try await bus.call(["account": .string("cli")])
+        let fromCLI = try await webauth(["token", "--profile", "cli"])
+        #expect(fromBroker["results"]?["access_token"]?.stringValue == fromCLI.stdout.trimmingCharacters(in: .newlines), "\(fromBroker)")
+        #expect(fromBroker["results"]?["subject"] == signedIn["results"]?["subject"] && fromBroker["results"]?["issuer"]?.stringValue == provider.issuer)
+        #expect(provider.refreshCount == 0, "fresh tokens are served as they are")
+    }
+}

@@ -1,0 +1,90 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import TestSupport
+import Testing
+
+/// What a person sees, on an Xvfb of the test's own: the sign-in window transient for and modal
+/// to the caller's X11 window (read back with xprop), closed when its caller disconnects; and the
+/// question another app's request raises, answered with the keyboard (xdotool, through XTEST).
+@Suite("Broker: the popup on the caller's window, the consent question", .timeLimit(.minutes(5)))
+struct BrokerWindowTests {
+    let webauth = WebAuthBinary()
+
+    /// A caller's window (python3-xlib): prints its ID in hexadecimal, then the ID of the next
+    /// top-level window mapped (not GTK's override-redirect helpers), then `closed` when that one
+    /// goes; it lives until killed.
+    static let callerWindow = """
+        from Xlib import X, display
+        d = display.Display()
+        root = d.screen().root
+        root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        window = root.create_window(0, 0, 640, 480, 0, d.screen().root_depth)
+        window.set_wm_name("the caller's window")
+        window.map()
+        d.sync()
+        print("%x" % window.id, flush=True)
+        popup = None
+        while True:
+            event = d.next_event()
+            if event.type == X.MapNotify and popup is None and event.window.id != window.id and not event.override:
+                popup = event.window.id
+                print("%x" % popup, flush=True)
+            elif event.type in (X.UnmapNotify, X.DestroyNotify) and popup is not None and event.window.id == popup:
+                print("closed", flush=True)
+        """
+
+    @Test("parent_window x11:XID: the popup is transient for that window and modal (xprop); the caller's disconnection closes it; no such window is InvalidArgument")
+    func transientForTheCaller() async throws {
+        let fixture = try await BrokerFixture.start(webauth, display: true)
+        defer { Task { await fixture.bus.stop() } }
+        let environment = webauth.baseEnvironment.merging(fixture.bus.clientEnvironment) { $1 }
+        let caller = try ChildProcess("/usr/bin/python3", [try webauth.file("window.py", Self.callerWindow)], environment: environment, stdout: .pipe)
+        defer { Task { await caller.stop() } }
+        let parent = try #require(await caller.firstLine())
+        var options = fixture.signInOptions(account: "window")
+        options["script"] = nil  // a person's sign-in: the window waits for them
+        let client = try ChildProcess("/usr/bin/python3", [try fixture.bus.pythonScript(BrokerClient.request), "SignIn", "x11:\(parent)",
+                                                           JSONValue.object(options).description], environment: environment)
+        let popup = try #require(await caller.firstLine())
+        let properties = try await fixture.bus.run("/usr/bin/xprop", ["-id", "0x" + popup, "WM_TRANSIENT_FOR", "_NET_WM_STATE"])
+        #expect(properties.stdout.contains("WM_TRANSIENT_FOR(WINDOW): window id # 0x\(parent)"), "\(properties.stdout)\(properties.stderr)")
+        #expect(properties.stdout.contains("_NET_WM_STATE_MODAL"), "\(properties.stdout)")
+        await client.stop()
+        #expect(await caller.firstLine() == "closed", "the caller left: its window closed")
+
+        let missing = try await fixture.bus.request(fixture.signInOptions(account: "missing"), parent: "x11:1ffffff")
+        #expect(missing["results"]?["error_name"] == .string("org.webauthsession.Error.InvalidArgument")
+                && missing["results"]?["error"]?.stringValue?.contains("the parent window x11:1ffffff is not a window on this X11 display") == true,
+                "\(missing)")
+    }
+
+    @Test("another app's GetToken asks the person; Allow answers with the token and is remembered; Deny is AccessDenied, and remembered too")
+    func consentQuestion() async throws {
+        let fixture = try await BrokerFixture.start(webauth, display: true)
+        defer { Task { await fixture.bus.stop() } }
+        let signedIn = try await fixture.signIn("work")
+        try #require(signedIn["response"]?.numberValue == 0, "\(signedIn)")
+
+        async let allowed = fixture.bus.gdbus("GetToken", ["{'account': <'work'>}"])
+        try await answer(fixture.bus, "alt+a")
+        #expect(try await allowed.stdout.contains("'access_token': <'\(signedIn["results"]?["access_token"]?.stringValue ?? "-")'>"))
+        #expect(try await webauth(["broker", "--grants"]).stdout.contains("/usr/bin/gdbus\twork\tallowed\n"))
+        #expect(try await fixture.bus.gdbus("GetToken", ["{'account': <'work'>}"]).status == 0, "remembered: no question this time")
+
+        #expect(try await webauth(["broker", "--forget", "/usr/bin/gdbus"]).status == 0)
+        async let denied = fixture.bus.gdbus("GetToken", ["{'account': <'work'>}"])
+        try await answer(fixture.bus, "alt+d")
+        #expect(try await denied.stderr.contains("org.webauthsession.Error.AccessDenied: the person did not allow /usr/bin/gdbus to use the account 'work'"))
+        let again = try await fixture.bus.gdbus("GetToken", ["{'account': <'work'>}"])
+        #expect(again.stderr.contains("AccessDenied") && again.stderr.contains("`webauth broker --grant` allows it"), "remembered: \(again.stderr)")
+    }
+
+    /// Waits for the question's window, gives it the focus and presses `keys` (a button's mnemonic).
+    private func answer(_ bus: BrokerBus, _ keys: String) async throws {
+        let found = try await bus.run("/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", "Allow access to your sign-in"])
+        let window = try #require(found.stdout.split(separator: "\n").first.map(String.init), "\(found.stderr)")
+        let pressed = try await bus.run("/usr/bin/xdotool", ["windowfocus", "--sync", window, "key", "--clearmodifiers", keys])
+        #expect(pressed.status == 0, "\(pressed.stderr)")
+    }
+}
