@@ -48,7 +48,6 @@ final class KioskPresentation: PagePresentation {
     }
 
     func show(progress: Double) { frame.show(progress: progress) }
-    func show(title: String) { showAsWindowTitle(title) }
 
     /// The visitor is there: a showing idle warning goes away.
     func inputArrived() {

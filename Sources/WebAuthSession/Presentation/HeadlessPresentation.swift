@@ -18,10 +18,4 @@ final class HeadlessPresentation: PagePresentation {
     func connect(_ view: UnsafeMutablePointer<WebKitWebView>, to page: SignInPage) -> [SignalConnection] {
         [refusingPrint(view, to: page)]
     }
-
-    func pageCommitted(host: String, tls: TLSState) {}
-    func show(progress: Double) {}
-    func show(title: String) { showAsWindowTitle(title) }
-    func inputArrived() {}
-    func close() {}
 }

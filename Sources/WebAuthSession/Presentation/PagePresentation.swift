@@ -27,9 +27,15 @@ protocol PagePresentation: AnyObject {
     func close()
 }
 
+/// What a presentation with no frame of its own does: nothing, but put the page's title on the window.
 extension PagePresentation {
+    func pageCommitted(host: String, tls: TLSState) {}
+    func show(progress: Double) {}
+    func inputArrived() {}
+    func close() {}
+
     /// Shows `title`, or "Sign in" for a page with none, as the window's own title.
-    func showAsWindowTitle(_ title: String) {
+    func show(title: String) {
         gtk_window_set_title(cwk_window(window), title.isEmpty ? "Sign in" : title)
     }
 

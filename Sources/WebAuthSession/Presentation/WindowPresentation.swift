@@ -33,6 +33,4 @@ final class WindowPresentation: PagePresentation {
     func pageCommitted(host: String, tls: TLSState) { chrome.show(host: host, tls: tls) }
     func show(progress: Double) { chrome.show(progress: progress) }
     func show(title: String) { chrome.show(title: title, in: window) }
-    func inputArrived() {}
-    func close() {}
 }
