@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "WebAuthSession", targets: ["WebAuthSession"]),
         .library(name: "DevProvider", targets: ["DevProvider"]),
         .executable(name: "webauth", targets: ["webauth"]),
@@ -64,10 +65,21 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Web Authentication without WebKit (issue 31): CBOR, COSE keys, authenticator data,
+        // clientDataJSON, the rpId rules, the client's steps, the virtual authenticator and CTAP2
+        // over CTAPHID, so the fuzzer and DevProvider link it and it is tested without a display.
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                "OpenIDConnect",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "WebAuthSession",
             dependencies: [
                 "CWebKitGTK",
+                "WebAuthn",
                 "CSecret",
                 "CQREncode",
                 "OpenIDConnect",
@@ -79,6 +91,7 @@ let package = Package(
             name: "DevProvider",
             dependencies: [
                 "OpenIDConnect",
+                "WebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,7 +120,12 @@ let package = Package(
             ],
             path: "bench/webauth-bench"
         ),
-        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats"], path: "fuzz/webauth-fuzz"),
+        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats", "WebAuthn"], path: "fuzz/webauth-fuzz"),
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: ["WebAuthn", "OpenIDConnect", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Fixtures"]  // read by path: the independent verifier's script
+        ),
         .testTarget(
             name: "OpenIDConnectTests",
             dependencies: [

@@ -29,6 +29,11 @@ enum FuzzTarget: String, CaseIterable {
     case credentialHelper = "credential-helper"
     /// `credential_hosts` keys (one per line, with a profile), then sites asked of the map.
     case credentialHosts = "credential-hosts"
+    /// CTAPHID reports and CTAP2 CBOR to the software security key, then CBOR, COSE keys and
+    /// authenticator data (issue 31).
+    case ctap
+    /// A page's WebAuthn options, and responses a relying party verifies (issue 31).
+    case webAuthn = "webauthn"
 
     /// The target named by `$WEBAUTH_FUZZ_TARGET` (default: all of them, one after another).
     static let selected: [FuzzTarget] = ProcessInfo.processInfo.environment["WEBAUTH_FUZZ_TARGET"]
@@ -70,6 +75,10 @@ enum FuzzTarget: String, CaseIterable {
             CredentialHelperFuzzing.requests(data)
         case .credentialHosts:
             CredentialHelperFuzzing.hostMap(text)
+        case .ctap:
+            PasskeyFuzzing.ctap(data)
+        case .webAuthn:
+            PasskeyFuzzing.webAuthn(data)
         }
     }
 

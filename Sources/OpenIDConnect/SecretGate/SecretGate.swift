@@ -12,7 +12,13 @@ import Foundation
 ///   and a login script's `secret_hosts`), over `https` or to a loopback host, on any port;
 /// - an access token goes to a site only as ``credentialHosts`` maps it to the token's profile
 ///   (no mapping: no site), and to a program we start (the variable `webauth exec` was asked for);
-/// - a variable of ours named in ``withheldVariables`` goes to no program.
+/// - a variable of ours named in ``withheldVariables`` goes to no program;
+/// - a passkey's signature (``ReleasedSecret/passkeySignature(relyingParty:authenticator:)``) goes
+///   to a page whose origin (as the engine saw it commit) is `https` or on this machine and whose
+///   host is the relying party or under it; the virtual authenticator's only when a login script
+///   drives the session (``drivenByLoginScript``) and to a site of ``pageHosts``, so a page a
+///   person works in never silently uses a software key, and a script's key signs for the
+///   provider's hosts only.
 public struct SecretGate: Sendable, Hashable {
     /// Hosts that may receive page secrets, lower case, IPv6 literals without brackets.
     public let pageHosts: Set<String>
@@ -20,19 +26,23 @@ public struct SecretGate: Sendable, Hashable {
     public let credentialHosts: CredentialHostMap?
     /// Variables of ours that no program we start receives.
     public let withheldVariables: Set<String>
+    /// Whether a login script drives the session this gate guards (the virtual authenticator's condition).
+    public let drivenByLoginScript: Bool
 
     /// A gate for page secrets going to `pageHosts`, tokens going where `credentialHosts` says,
     /// and `withheldVariables` kept from programs (by default ``SecretVariables/known``).
     public init(pageHosts: some Sequence<String> = [], credentialHosts: CredentialHostMap? = nil,
-                withheldVariables: Set<String> = SecretVariables.known) {
+                withheldVariables: Set<String> = SecretVariables.known, drivenByLoginScript: Bool = false) {
         self.pageHosts = Set(pageHosts.map(SecretRecipient.bare))
         self.credentialHosts = credentialHosts
         self.withheldVariables = withheldVariables
+        self.drivenByLoginScript = drivenByLoginScript
     }
 
-    /// A gate for a sign-in page: page secrets go to `providerURL`'s host and `secretHosts`.
-    public init(providerURL: URL, secretHosts: some Sequence<String>) {
-        self.init(pageHosts: [providerURL.host].compactMap { $0 } + Array(secretHosts))
+    /// A gate for a sign-in page: page secrets go to `providerURL`'s host and `secretHosts`;
+    /// `drivenByLoginScript` when a login script drives it.
+    public init(providerURL: URL, secretHosts: some Sequence<String>, drivenByLoginScript: Bool = false) {
+        self.init(pageHosts: [providerURL.host].compactMap { $0 } + Array(secretHosts), drivenByLoginScript: drivenByLoginScript)
     }
 
     /// Lets `secret` go to `recipient`, or throws why not.
@@ -69,6 +79,14 @@ public struct SecretGate: Sendable, Hashable {
             return nil
         case (.environmentVariable(let name), .process):
             return withheldVariables.contains(name) ? .withheldVariable : nil
+        case (.passkeySignature(let relyingParty, let authenticator), .site):
+            guard recipient.isPrivateTransport else { return .notPrivate }
+            guard let host = recipient.comparableHost, host == relyingParty || host.hasSuffix("." + relyingParty) else {
+                return .otherRelyingParty
+            }
+            guard authenticator == .virtual else { return nil }
+            guard drivenByLoginScript else { return .noLoginScript }
+            return pageHosts.contains(host) ? nil : .hostNotAllowed(allowed: pageHosts.sorted())
         default:
             return .wrongKindOfRecipient
         }

@@ -19,6 +19,10 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case unsafeCharacters
         /// This kind of secret never goes to this kind of recipient.
         case wrongKindOfRecipient
+        /// A passkey for one relying party, asked for by a page outside it.
+        case otherRelyingParty
+        /// The virtual authenticator, with no login script driving the session (a person's page).
+        case noLoginScript
     }
 
     /// What would have been released.
@@ -46,6 +50,8 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case .withheldVariable: "it is one of webauth's secrets"
         case .unsafeCharacters: "the provider's token holds characters outside printable ASCII (%x20-7E)"
         case .wrongKindOfRecipient: "that kind of secret never goes there"
+        case .otherRelyingParty: "the page is not on that relying party's domain"
+        case .noLoginScript: "the virtual authenticator answers only when a login script drives the sign-in"
         }
         return "refusing to send \(secret) to \(recipient): \(why)"
     }
