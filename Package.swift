@@ -62,6 +62,7 @@ let package = Package(
             name: "WebAuthFormats",
             dependencies: [
                 "OpenIDConnect",
+                "WebAuthn",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

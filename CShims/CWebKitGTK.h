@@ -281,6 +281,21 @@ static inline gulong cwk_connect_script_message_received(WebKitUserContentManage
     return id;
 }
 
+/* ---- Issue 31: WebAuthn requests answered ---------------------------------- */
+
+/** WebKitUserContentManager::script-message-with-reply-received::NAME (WebKitGTK 2.40): the
+ *  page's `postMessage` returns a promise the handler settles through the reply. Returning TRUE
+ *  with a reference on the reply answers it later. The detail is built here, as above. */
+typedef gboolean (*CWKScriptMessageWithReplyHandler)(WebKitUserContentManager *, JSCValue *, WebKitScriptMessageReply *, gpointer);
+static inline gulong cwk_connect_script_message_with_reply_received(WebKitUserContentManager *manager, const char *name,
+                                                                    CWKScriptMessageWithReplyHandler handler,
+                                                                    gpointer data, GClosureNotify destroy) {
+    gchar *signal = g_strconcat("script-message-with-reply-received::", name, NULL);
+    gulong id = CWK_CONNECT(manager, signal, handler, data, destroy);
+    g_free(signal);
+    return id;
+}
+
 /* ---- Issue 16.1, 16.2: proxy and private CA ------------------------------ */
 
 /** WebKitWebView::authenticate (HTTP or proxy authentication); returning TRUE means the

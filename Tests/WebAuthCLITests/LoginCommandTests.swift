@@ -371,7 +371,7 @@ extension LoginCommandTests {
 }
 
 extension LoginCommandTests {
-    // Pages made for it: a real captcha cannot run here, and WebKitGTK has no WebAuthn.
+    // Pages made for them: a real captcha cannot run here; the passkey page's request gets NotAllowedError (no passkey configured).
     @Test("a page only a person can pass (a captcha, a passkey prompt) exits 8 and says what it wants")
     func needsPerson() async throws {
         let pages = try await LocalHTTPServer.start(host: "127.0.0.1") { request in
@@ -384,7 +384,7 @@ extension LoginCommandTests {
         }
         let base = pages.baseURL.absoluteString
         for (path, script, words) in [("/captcha", "steps: [{fill: '#username', value: alice}, {wait_for: '#password'}]", "asks for a reCAPTCHA captcha"),
-                                      ("/passkey", "steps: [{click: '#key'}]", "asks to sign in with a passkey or security key for 127.0.0.1")] {
+                                      ("/passkey", "{steps: [{click: '#key'}], settle_time: 0.5}", "the page asks for a passkey (to sign in with a passkey or security key for 127.0.0.1)")] {
             let run = try await webauth(["login", "--issuer", base, "--client-id", "webauth-demo", "--authorization-endpoint", base + path,
                                          "--token-endpoint", base + "/token", "--headless",
                                          "--script", try webauth.file("needs-person\(path.dropFirst()).yaml", script)])

@@ -167,4 +167,11 @@ struct PasskeyClientTests {
         await #expect { _ = try await client.create(CredentialCreationOptions(json: Self.creation(residentKey: "required"))) }
             throws: { ($0 as? WebAuthnClientError)?.domError.name == .constraint }
     }
+
+    @Test("a request's timeout is clamped to 1 s ... 10 min; none gives 5 min", arguments: [
+        (nil, Duration.seconds(300)), (0, .seconds(1)), (-5, .seconds(1)), (60_000, .seconds(60)), (86_400_000, .seconds(600)),
+    ] as [(Int?, Duration)])
+    func timeouts(milliseconds: Int?, expected: Duration) {
+        #expect(WebAuthnClient.timeout(milliseconds: milliseconds) == expected)
+    }
 }

@@ -31,6 +31,9 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     /// The page's server asked for HTTP authentication (Basic, Digest, NTLM, Negotiate) for
     /// `realm` at `host`, and the window shows WebKit's credentials dialog for a person to answer.
     case httpAuthenticationDialogShown(host: String, realm: String)
+    /// The page asked for a passkey or security key (WebAuthn `navigator.credentials`) for
+    /// `relyingParty`, and this came of it.
+    case passkey(operation: PasskeyOperation, relyingParty: String, outcome: PasskeyOutcome)
 }
 
 /// The TLS state of a committed page.

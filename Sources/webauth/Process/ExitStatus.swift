@@ -130,7 +130,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         // A host the sign-in may not send its secret to (secret_hosts lists the ones it may).
         case .secretRefused: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
-             .browserUnavailable:
+             .browserUnavailable, .passkeyCredentialsUnusable:
             .localFailure
         }
     }

@@ -1,0 +1,124 @@
+import Foundation
+import OpenIDConnect
+import WebAuthn
+internal import CWebKitGTK
+
+/// What a sign-in page does with the page's WebAuthn requests (issue 31, ``PasskeyChannel``):
+/// each is checked against the origin WebKit committed for the top-level document, answered by
+/// ``WebAuthnClient`` with the page's authenticator as ``SecretGate`` allows, within the
+/// request's timeout, and only while its document is still the one shown.
+extension SignInPage {
+    /// Answers requests from now on with `authenticator` (a login script's virtual one), as `gate` allows.
+    func usePasskeys(_ authenticator: any PasskeyAuthenticator, gate: SecretGate) {
+        (passkeys.authenticator, passkeys.gate) = (authenticator, gate)
+    }
+
+    /// A message of the bridge (nil: not text), with the reply its page waits on.
+    func passkeyMessage(_ text: String?, reply: ScriptMessageReply) {
+        guard let text, let message = PasskeyPageMessage(text) else { return }  // the reply's release answers `undefined`
+        switch message.kind {
+        case .abort:
+            passkeys.operations.removeValue(forKey: message.id)?.task.cancel()
+            passkeys.held[message.id] = nil
+        case .available:
+            reply.answer(message.answer(["value": .bool(passkeys.authenticator?.isUserVerifying ?? false)]))
+        case .get(_, conditional: true):
+            passkeys.held[message.id] = reply  // no autofill here: it waits until the page aborts it or goes
+        case .create(let options), .get(let options, conditional: false):
+            start(message, options: options, reply: reply)
+        }
+    }
+
+    /// Starts answering a create or get, unless its origin is not the committed document's.
+    private func start(_ message: PasskeyPageMessage, options: JSONValue, reply: ScriptMessageReply) {
+        guard let operation = message.operation else { return }
+        guard !hasEnded, let origin = passkeys.origin, origin.description == message.origin else {
+            // The bridge's document is not the one WebKit committed (a request that crossed a navigation).
+            return finish(message, reply: reply, relyingParty: message.origin, failure: WebAuthnDOMError(.notAllowed, "the document is gone"),
+                          ofThisDocument: false)
+        }
+        let client = WebAuthnClient(origin: origin, authenticator: passkeys.authenticator, gate: passkeys.gate,
+                                    isPublicSuffix: { soup_tld_domain_is_public_suffix($0) != 0 })
+        let document = passkeys.document
+        let task = Task { [weak self] in
+            let result: Result<JSONValue, WebAuthnClientError>
+            let named: String?
+            do {
+                switch operation {
+                case .create:
+                    let options = try CredentialCreationOptions(json: options)
+                    named = options.relyingPartyID
+                    result = await Self.answer(within: WebAuthnClient.timeout(milliseconds: options.timeout)) { () async throws(WebAuthnClientError) in try await client.create(options) }
+                case .get:
+                    let options = try CredentialRequestOptions(json: options)
+                    named = options.relyingPartyID
+                    result = await Self.answer(within: WebAuthnClient.timeout(milliseconds: options.timeout)) { () async throws(WebAuthnClientError) in try await client.get(options) }
+                }
+            } catch {
+                return self?.finish(message, reply: reply, relyingParty: origin.host, failure: error, ofThisDocument: true) ?? ()
+            }
+            guard let self, self.passkeys.document == document, self.passkeys.operations.removeValue(forKey: message.id) != nil else { return }
+            let relyingParty = (try? RelyingPartyID.validate(named, for: origin, isPublicSuffix: client.isPublicSuffix)) ?? origin.host
+            self.finish(message, operation: operation, relyingParty: relyingParty, result: result, reply: reply)
+        }
+        passkeys.operations[message.id] = PasskeyRequests.Operation(task: task, reply: reply)
+    }
+
+    /// `body`'s answer, or NotAllowedError once `timeout` has passed (the authenticator is cancelled).
+    private static func answer(within timeout: Duration,
+                               _ body: @escaping @Sendable () async throws(WebAuthnClientError) -> JSONValue) async -> Result<JSONValue, WebAuthnClientError> {
+        await withTaskGroup(of: Result<JSONValue, WebAuthnClientError>?.self) { group in
+            group.addTask {
+                do throws(WebAuthnClientError) { return .success(try await body()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return nil }
+                return .failure(.authenticator(.unavailable("the request's timeout of \(timeout) passed")))
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(.authenticator(.notConfirmed("cancelled")))
+        }
+    }
+
+    /// Answers the page with the credential or the error, logs and reports it, and remembers a
+    /// request made while nothing could answer (``settledOnPasskeyPrompt(_:)``), whatever the
+    /// page's error: a page that settles on it needs a passkey to go on. A gate refusal of a login
+    /// script's virtual authenticator ends the sign-in: the script asked for something it may not do.
+    private func finish(_ message: PasskeyPageMessage, operation: PasskeyOperation, relyingParty: String,
+                        result: Result<JSONValue, WebAuthnClientError>, reply: ScriptMessageReply) {
+        let outcome: PasskeyOutcome
+        switch result {
+        case .success(let credential):
+            reply.answer(message.answer(["credential": credential]))
+            outcome = .answered(passkeys.authenticator?.kind ?? .virtual)
+        case .failure(let error):
+            reply.answer(message.answer(error.domError))
+            outcome = .failed(name: error.domError.name.rawValue, reason: "\(error)")
+            if passkeys.authenticator == nil { passkeys.refused = (operation, relyingParty) }
+            if case .refused(let refusal) = error { fail(.secretRefused(refusal)) }
+        }
+        logger.info("passkey request", metadata: ["operation": "\(operation.rawValue)", "relying_party": "\(relyingParty)", "outcome": "\(outcome)"])
+        emit(.passkey(operation: operation, relyingParty: relyingParty, outcome: outcome))
+    }
+
+    /// Rejects a request that never reached the client: its options were wrong, or it was not
+    /// `ofThisDocument` (its origin is not the committed one's).
+    private func finish(_ message: PasskeyPageMessage, reply: ScriptMessageReply, relyingParty: String, failure: any Error,
+                        ofThisDocument: Bool) {
+        let error = failure as? WebAuthnDOMError ?? WebAuthnDOMError(.type, "\(failure)")
+        passkeys.operations[message.id] = nil
+        reply.answer(message.answer(error))
+        guard let operation = message.operation else { return }
+        if passkeys.authenticator == nil, ofThisDocument { passkeys.refused = (operation, relyingParty) }
+        logger.info("passkey request", metadata: ["operation": "\(operation.rawValue)", "outcome": "\(error)"])
+        emit(.passkey(operation: operation, relyingParty: relyingParty, outcome: .failed(name: error.name.rawValue, reason: error.message)))
+    }
+
+    /// A scripted page that settled after refusing a passkey request for want of an authenticator
+    /// settled on the passkey prompt: it ends as ``WebAuthenticationError/passkeyRequested(operation:relyingParty:pageText:)``.
+    func settledOnPasskeyPrompt(_ outcome: Outcome) -> Outcome {
+        guard case .failure(.pageSettled(let page, _)) = outcome, let refused = passkeys.refused else { return outcome }
+        return .failure(.passkeyRequested(operation: refused.operation, relyingParty: refused.relyingParty, pageText: page.message))
+    }
+}
