@@ -114,10 +114,16 @@ public final class WebAuthenticationSession {
     /// Answers the page's WebAuthn requests with a login script's virtual authenticator as
     /// `settings` describe it, for the provider's host and `secretHosts` only; a credentials file
     /// that cannot be used ends the session with ``WebAuthenticationError/passkeyCredentialsUnusable(_:)``.
+    /// Scripts run one after another with the same settings share one authenticator (its
+    /// in-memory credentials too).
     func usePasskeys(_ settings: VirtualAuthenticatorSettings, secretHosts: Set<String>) {
         let authenticator: VirtualAuthenticator
-        do { authenticator = try VirtualAuthenticator(settings: settings) } catch {
-            return lifecycle.finish(.failure(.passkeyCredentialsUnusable(error)))
+        if let current = passkeysBeforePage?.authenticator, current.settings == settings {
+            authenticator = current
+        } else {
+            do { authenticator = try VirtualAuthenticator(settings: settings) } catch {
+                return lifecycle.finish(.failure(.passkeyCredentialsUnusable(error)))
+            }
         }
         let gate = SecretGate(providerURL: url, secretHosts: secretHosts.union(options.secretHosts), drivenByLoginScript: true)
         passkeysBeforePage = (authenticator, gate)
