@@ -14,6 +14,8 @@ public enum ReleasedSecret: Sendable, Hashable, CustomStringConvertible {
     /// A passkey's answer to a page's WebAuthn request for `relyingParty`: a new credential bound
     /// to it, or a signature that signs the page in; made by `authenticator`.
     case passkeySignature(relyingParty: String, authenticator: PasskeyAuthenticatorKind)
+    /// The PIN of a security key, typed by a person into the engine's dialog.
+    case securityKeyPIN
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum ReleasedSecret: Sendable, Hashable, CustomStringConvertible {
         case .accessToken(let profile): profile.isEmpty ? "an access token" : "the access token of profile '\(profile)'"
         case .environmentVariable(let name): "$\(name)"
         case .passkeySignature(let relyingParty, let authenticator): "\(authenticator)'s passkey for \(relyingParty)"
+        case .securityKeyPIN: "the security key's PIN"
         }
     }
 }

@@ -18,7 +18,8 @@ import Foundation
 ///   host is the relying party or under it; the virtual authenticator's only when a login script
 ///   drives the session (``drivenByLoginScript``) and to a site of ``pageHosts``, so a page a
 ///   person works in never silently uses a software key, and a script's key signs for the
-///   provider's hosts only.
+///   provider's hosts only;
+/// - a security key's PIN goes to the security key only.
 public struct SecretGate: Sendable, Hashable {
     /// Hosts that may receive page secrets, lower case, IPv6 literals without brackets.
     public let pageHosts: Set<String>
@@ -87,6 +88,8 @@ public struct SecretGate: Sendable, Hashable {
             guard authenticator == .virtual else { return nil }
             guard drivenByLoginScript else { return .noLoginScript }
             return pageHosts.contains(host) ? nil : .hostNotAllowed(allowed: pageHosts.sorted())
+        case (.securityKeyPIN, .securityKey):
+            return nil
         default:
             return .wrongKindOfRecipient
         }

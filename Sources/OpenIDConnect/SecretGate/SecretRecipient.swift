@@ -8,6 +8,8 @@ public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
     case site(scheme: String?, host: String, port: Int?)
     /// A program we start, by what it is (`the program of webauth exec`, `WebKit's web process`).
     case process(String)
+    /// The FIDO2 security key a request is on (its PIN goes there, through libfido2, and nowhere else).
+    case securityKey
 
     /// The site of a URL, or `nil` when it has no host.
     public static func site(of url: String) -> SecretRecipient? {
@@ -48,6 +50,8 @@ public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
             return (scheme.map { "\($0)://" } ?? "") + shown + (port.map { ":\($0)" } ?? "")
         case .process(let name):
             return name
+        case .securityKey:
+            return "the security key"
         }
     }
 }

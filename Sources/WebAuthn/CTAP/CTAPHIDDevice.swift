@@ -40,6 +40,8 @@ public final class CTAPHIDDevice: @unchecked Sendable {
     private var nextChannel: UInt32 = 1
     private var assembly: Assembly?
     private var outgoing: [Data] = []
+    private var waiting = false
+    private var pending: (channel: UInt32, message: Data)?
 
     /// A device whose CBOR commands `responder` answers.
     public init(responder: CTAP2Responder) {
@@ -56,6 +58,24 @@ public final class CTAPHIDDevice: @unchecked Sendable {
     /// The next report for the host, if one is waiting.
     public func read() -> Data? {
         lock.withLock { outgoing.isEmpty ? nil : outgoing.removeFirst() }
+    }
+
+    /// Whether commands that need a person wait for ``touch()`` (false: they are answered at once).
+    public var waitsForTouch: Bool {
+        get { lock.withLock { waiting } }
+        set { lock.withLock { waiting = newValue } }
+    }
+
+    /// Whether a command waits for a touch now (the key would be blinking).
+    public var isAwaitingTouch: Bool { lock.withLock { pending != nil } }
+
+    /// A person touches the key: the waiting command is answered. Nothing happens when none waits.
+    public func touch() {
+        lock.withLock {
+            guard let (channel, message) = pending else { return }
+            pending = nil
+            send(.cbor, responder.respond(to: message), on: channel)
+        }
     }
 
     private func receive(_ packet: Data) {
@@ -102,8 +122,17 @@ public final class CTAPHIDDevice: @unchecked Sendable {
         switch command {
         case .ping: send(.ping, data, on: channel)
         case .wink: send(.wink, Data(), on: channel)
-        case .cancel: break  // every command is answered at once: nothing to cancel, and CANCEL has no answer
-        case .cbor: send(.cbor, responder.respond(to: data), on: channel)
+        case .cancel:  // CANCEL itself has no answer; the command it cancels is answered with KEEPALIVE_CANCEL
+            if pending?.channel == channel {
+                pending = nil
+                send(.cbor, Data([0x2D]), on: channel)
+            }
+        case .cbor:
+            if waiting, let first = data.first, [CTAP2Responder.Command.makeCredential, .getAssertion, .selection].map(\.rawValue).contains(first) {
+                pending = (channel, data)
+            } else {
+                send(.cbor, responder.respond(to: data), on: channel)
+            }
         case .lock: send(.lock, Data(), on: channel)
         case .message, .initialize, .keepAlive, .error: send(.invalidCommand, on: channel)
         }
