@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 "OpenIDConnect",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),  // AES-CBC of CTAP2's PIN protocol 1
             ]
         ),
         // FIDO2 security keys through libfido2 (issue 31): real keys over USB HID, and a software

@@ -15,11 +15,20 @@ public final class SoftwareSecurityKey: @unchecked Sendable {
     private var plugged = true
     private var touchWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// A key whose authenticator behaves as `settings` say; it waits for ``touch()`` unless `touched` says it is always touched.
+    /// The key's PIN protocol, when it has a PIN.
+    public let clientPIN: CTAP2ClientPIN?
+
+    /// A key whose authenticator behaves as `settings` say; it waits for ``touch()`` unless
+    /// `alwaysTouched`. With a `pin`, the key verifies its user by that PIN only (no built-in
+    /// verification), as most USB keys do.
     /// - Throws: ``VirtualCredentialFileError`` for a credentials file that cannot be used.
-    public init(settings: VirtualAuthenticatorSettings = VirtualAuthenticatorSettings(), alwaysTouched: Bool = false) throws(VirtualCredentialFileError) {
+    public init(settings: VirtualAuthenticatorSettings = VirtualAuthenticatorSettings(), pin: String? = nil,
+                alwaysTouched: Bool = false) throws(VirtualCredentialFileError) {
+        var settings = settings
+        if pin != nil { settings.userVerification = false }
         authenticator = try VirtualAuthenticator(settings: settings)
-        device = CTAPHIDDevice(responder: CTAP2Responder(authenticator: authenticator))
+        clientPIN = pin.map(CTAP2ClientPIN.init(pin:))
+        device = CTAPHIDDevice(responder: CTAP2Responder(authenticator: authenticator, clientPIN: clientPIN))
         device.waitsForTouch = !alwaysTouched
     }
 

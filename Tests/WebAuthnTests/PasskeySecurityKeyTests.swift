@@ -78,4 +78,34 @@ struct PasskeySecurityKeyTests {
             (error as? WebAuthnClientError) == .authenticator(.unavailable("no security key is plugged in"))
         }
     }
+
+    @Test("a key with a PIN: libfido2's PIN protocol 1 with the PIN the person types; a wrong one costs a try and asks again")
+    func pin() async throws {
+        let key = try SoftwareSecurityKey(pin: "2468", alwaysTouched: true)
+        let typed = LockedState<[Int?]>([])
+        let authenticator = SecurityKeyAuthenticator(source: .software(key)) { triesLeft in
+            typed.withLock { asked in
+                asked.append(triesLeft)
+                return asked.count == 1 ? "1357" : "2468"
+            }
+        }
+        let client = WebAuthnClient(origin: PasskeyClientTests.origin, authenticator: authenticator, gate: Self.gate)
+        let registration = try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation(residentKey: "required",
+                                                                                                              userVerification: "required")))
+        #expect(typed.withLock { $0 } == [nil, 7], "asked, then asked again with the tries left after a wrong PIN")
+        #expect(key.clientPIN?.retries == 8, "the right PIN resets the count")
+        let verifier = RelyingPartyVerifier(relyingPartyID: "example.com", origins: ["https://login.example.com"])
+        #expect(try verifier.verifyRegistration(registration, challenge: Data(repeating: 1, count: 32), requireUserVerification: true).userVerified)
+    }
+
+    @Test("a key with a PIN and a person who cancels the PIN dialog: NotAllowedError, nothing made")
+    func pinCancelled() async throws {
+        let key = try SoftwareSecurityKey(pin: "2468", alwaysTouched: true)
+        let client = WebAuthnClient(origin: PasskeyClientTests.origin, authenticator: SecurityKeyAuthenticator(source: .software(key)) { _ in nil },
+                                    gate: Self.gate)
+        await #expect { _ = try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation())) } throws: {
+            ($0 as? WebAuthnClientError) == .authenticator(.pin("no PIN was given"))
+        }
+        #expect(try key.authenticator.credentials.isEmpty)
+    }
 }

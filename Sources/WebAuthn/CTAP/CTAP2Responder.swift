@@ -2,9 +2,10 @@ import Foundation
 
 /// The authenticator's side of CTAP2 (CTAP 2.1 §6) over the virtual authenticator: a CBOR
 /// command in, a status byte and a CBOR answer out. It serves authenticatorGetInfo,
-/// authenticatorMakeCredential, authenticatorGetAssertion and authenticatorSelection; the PIN
-/// protocol is not offered (getInfo says so, so libfido2 asks for no PIN). Every input ends in
-/// an answer, a malformed one in an error status.
+/// authenticatorMakeCredential, authenticatorGetAssertion and authenticatorSelection, and with
+/// a ``CTAP2ClientPIN`` authenticatorClientPIN (PIN protocol 1): a key with a PIN then makes
+/// credentials only with a `pinAuth` and verifies the user with it. Every input ends in an
+/// answer, a malformed one in an error status.
 public struct CTAP2Responder: Sendable {
     /// The commands it knows (CTAP 2.1 §6).
     public enum Command: UInt8, Sendable {
@@ -14,6 +15,8 @@ public struct CTAP2Responder: Sendable {
         case getAssertion = 0x02
         /// authenticatorGetInfo.
         case getInfo = 0x04
+        /// authenticatorClientPIN.
+        case clientPIN = 0x06
         /// authenticatorSelection (a touch, to pick this key among several).
         case selection = 0x0B
     }
@@ -25,10 +28,13 @@ public struct CTAP2Responder: Sendable {
 
     /// The authenticator that answers.
     public let authenticator: VirtualAuthenticator
+    /// The key's PIN, if it has one.
+    public let clientPIN: CTAP2ClientPIN?
 
-    /// A responder for `authenticator`.
-    public init(authenticator: VirtualAuthenticator) {
+    /// A responder for `authenticator`, protected by `clientPIN` if given.
+    public init(authenticator: VirtualAuthenticator, clientPIN: CTAP2ClientPIN? = nil) {
         self.authenticator = authenticator
+        self.clientPIN = clientPIN
     }
 
     /// The answer to `message` (command byte, then its CBOR parameters): status byte, then CBOR.
@@ -51,18 +57,26 @@ public struct CTAP2Responder: Sendable {
         case .selection:
             guard authenticator.settings.userPresence else { throw .operationDenied }
             return nil
+        case .clientPIN:
+            guard let clientPIN else { throw .invalidCommand }
+            return try clientPIN.respond(to: try Self.parameters(bytes))
         case .makeCredential:
-            let request = try Self.makeCredentialRequest(try Self.parameters(bytes))
+            let parameters = try Self.parameters(bytes)
+            let request = try Self.makeCredentialRequest(parameters)
+            let verified = try pinVerified(parameters, pinAuthKey: 8, clientDataHash: request.clientDataHash, required: true)
             do {
-                let made = try authenticator.makeCredentialNow(request)
+                let made = try authenticator.makeCredentialNow(request, verifiedByPIN: verified)
                 return .map([(1, "none"), (2, .bytes(made.authenticatorData.encoded)), (3, .map([]))])
             } catch {
                 throw CTAP2Status(error)
             }
         case .getAssertion:
-            let request = try Self.getAssertionRequest(try Self.parameters(bytes))
+            let parameters = try Self.parameters(bytes)
+            let request = try Self.getAssertionRequest(parameters)
+            let verified = try pinVerified(parameters, pinAuthKey: 6, clientDataHash: request.clientDataHash,
+                                           required: request.userVerification == .required)
             do {
-                let assertion = try authenticator.getAssertionNow(request)
+                let assertion = try authenticator.getAssertionNow(request, verifiedByPIN: verified)
                 var entries: [(key: CBORValue, value: CBORValue)] = [
                     (1, .map([("id", .bytes(assertion.credentialID)), ("type", "public-key")])),
                     (2, .bytes(assertion.authenticatorData)), (3, .bytes(assertion.signature)),
@@ -76,12 +90,31 @@ public struct CTAP2Responder: Sendable {
     }
 
     /// authenticatorGetInfo's answer: CTAP 2.0 and 2.1, discoverable credentials, user presence,
-    /// built-in user verification as the settings say, no PIN protocol.
+    /// built-in user verification as the settings say, and with a PIN `clientPin` and protocol 1.
     private var info: CBORValue {
-        .map([(1, .array(["FIDO_2_0", "FIDO_2_1"])), (3, .bytes(Self.aaguid)),
-              (4, .map([("rk", .bool(true)), ("up", .bool(true)), ("uv", .bool(authenticator.settings.userVerification)), ("plat", .bool(false))])),
-              (5, .int(Self.maximumMessageSize)),
-              (10, .array(COSEAlgorithm.allCases.map { .map([("alg", .int($0.rawValue)), ("type", "public-key")]) }))])
+        var options: [(key: CBORValue, value: CBORValue)] = [("rk", .bool(true)), ("up", .bool(true)), ("plat", .bool(false))]
+        if authenticator.settings.userVerification { options.append(("uv", .bool(true))) }
+        if clientPIN != nil { options.append(("clientPin", .bool(true))) }
+        var entries: [(key: CBORValue, value: CBORValue)] = [
+            (1, .array(["FIDO_2_0", "FIDO_2_1"])), (3, .bytes(Self.aaguid)), (4, .map(options)), (5, .int(Self.maximumMessageSize)),
+            (10, .array(COSEAlgorithm.allCases.map { .map([("alg", .int($0.rawValue)), ("type", "public-key")]) })),
+        ]
+        if clientPIN != nil { entries.append((6, .array([1]))) }
+        return .map(entries)
+    }
+
+    /// Whether the request's `pinAuth` (at `pinAuthKey`, its protocol at the next key) proves the
+    /// key's PIN; a key with a PIN refuses a request without one when it is `required`.
+    private func pinVerified(_ parameters: CBORValue, pinAuthKey: Int, clientDataHash: Data, required: Bool) throws(CTAP2Status) -> Bool {
+        guard let clientPIN else { return false }
+        guard let pinAuth = parameters[pinAuthKey]?.bytesValue else {
+            if required { throw .pinRequired }
+            return false
+        }
+        guard parameters[pinAuthKey + 1]?.intValue == 1, clientPIN.verifies(pinAuth: pinAuth, clientDataHash: clientDataHash) else {
+            throw .pinAuthInvalid
+        }
+        return true
     }
 
     private static func parameters(_ bytes: Data) throws(CTAP2Status) -> CBORValue {

@@ -30,6 +30,12 @@ public enum CTAP2Status: UInt8, Error, Sendable, Hashable {
     case userActionTimeout = 0x2F
     /// No more assertions (getNextAssertion).
     case notAllowed = 0x30
+    /// A wrong PIN (tries are left).
+    case pinInvalid = 0x31
+    /// The PIN is blocked: no tries are left.
+    case pinBlocked = 0x32
+    /// A `pinAuth` that does not prove the PIN.
+    case pinAuthInvalid = 0x33
     /// The request needs a PIN the client did not give.
     case pinRequired = 0x36
     /// Anything else.

@@ -38,9 +38,10 @@ public final class VirtualAuthenticator: PasskeyAuthenticator {
         try getAssertionNow(request)
     }
 
-    /// authenticatorMakeCredential, at once (the CTAP2 responder is synchronous).
-    func makeCredentialNow(_ request: MakeCredentialRequest) throws(AuthenticatorError) -> MadeCredential {
-        let flags = try confirmation(request.userVerification)
+    /// authenticatorMakeCredential, at once (the CTAP2 responder is synchronous); `verifiedByPIN`
+    /// when a software key's PIN verified the user.
+    func makeCredentialNow(_ request: MakeCredentialRequest, verifiedByPIN: Bool = false) throws(AuthenticatorError) -> MadeCredential {
+        let flags = try confirmation(request.userVerification, verifiedByPIN: verifiedByPIN)
         let algorithm: COSEAlgorithm
         if let chosen = settings.algorithm {
             guard request.algorithms.contains(chosen) else { throw .unsupportedAlgorithm }
@@ -67,8 +68,8 @@ public final class VirtualAuthenticator: PasskeyAuthenticator {
     }
 
     /// authenticatorGetAssertion, at once.
-    func getAssertionNow(_ request: GetAssertionRequest) throws(AuthenticatorError) -> Assertion {
-        let flags = try confirmation(request.userVerification)
+    func getAssertionNow(_ request: GetAssertionRequest, verifiedByPIN: Bool = false) throws(AuthenticatorError) -> Assertion {
+        let flags = try confirmation(request.userVerification, verifiedByPIN: verifiedByPIN)
         return try withCredentials { (credentials) throws(AuthenticatorError) in
             let candidates = credentials.indices.filter { index in
                 let credential = credentials[index]
@@ -86,10 +87,12 @@ public final class VirtualAuthenticator: PasskeyAuthenticator {
     }
 
     /// The flags it answers with, or why it does not confirm.
-    private func confirmation(_ verification: CredentialCreationOptions.Requirement) throws(AuthenticatorError) -> AuthenticatorData.Flags {
+    private func confirmation(_ verification: CredentialCreationOptions.Requirement, verifiedByPIN: Bool) throws(AuthenticatorError)
+        -> AuthenticatorData.Flags {
         guard settings.userPresence else { throw .notConfirmed("the login script's passkey says user_presence: false") }
-        if verification == .required, !settings.userVerification { throw .userVerificationUnavailable }
-        return settings.userVerification ? [.userPresent, .userVerified] : [.userPresent]
+        let verified = settings.userVerification || verifiedByPIN
+        if verification == .required, !verified { throw .userVerificationUnavailable }
+        return verified ? [.userPresent, .userVerified] : [.userPresent]
     }
 
     private func withCredentials<Result>(_ body: (inout [VirtualCredential]) throws(AuthenticatorError) -> Result) throws(AuthenticatorError) -> Result {
