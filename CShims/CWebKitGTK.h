@@ -296,6 +296,10 @@ static inline gulong cwk_connect_script_message_with_reply_received(WebKitUserCo
     return id;
 }
 
+/** GTK_ENTRY(), GTK_SPINNER(): the security key dialog's PIN field and its "waiting" spinner. */
+static inline GtkEntry *cwk_entry(GtkWidget *widget) { return GTK_ENTRY(widget); }
+static inline GtkSpinner *cwk_spinner(GtkWidget *widget) { return GTK_SPINNER(widget); }
+
 /* ---- Issue 16.1, 16.2: proxy and private CA ------------------------------ */
 
 /** WebKitWebView::authenticate (HTTP or proxy authentication); returning TRUE means the

@@ -27,6 +27,8 @@ struct PasskeyRequests {
     var held: [Int: ScriptMessageReply] = [:]
     /// The last request of this document refused because nothing could answer it.
     var refused: (operation: PasskeyOperation, relyingParty: String)?
+    /// The security key dialog of the request waiting on the key (one at a time), and that request's number.
+    var securityKeyRequest: (id: Int, dialog: SecurityKeyDialog)?
 
     /// State for a page whose passkeys go where `gate` allows.
     init(gate: SecretGate) {
@@ -40,5 +42,7 @@ struct PasskeyRequests {
         document += 1
         for operation in operations.values { operation.task.cancel() }
         (operations, held, refused) = ([:], [:], nil)
+        securityKeyRequest?.dialog.close()
+        securityKeyRequest = nil
     }
 }

@@ -13,6 +13,19 @@ extension SignInPage {
         (passkeys.authenticator, passkeys.gate) = (authenticator, gate)
     }
 
+    /// Answers requests with the security keys of `source`, the person touching them in
+    /// ``SecurityKeyDialog`` (a page shown to a person only).
+    func offerSecurityKeys(_ source: SecurityKeySource) {
+        passkeys.authenticator = SecurityKeyAuthenticator(source: source) { [weak self] triesLeft in
+            await self?.securityKeyPIN(triesLeft: triesLeft)
+        }
+    }
+
+    /// The PIN the person types into the dialog of the request waiting on the key; nil: Cancel, or no such request.
+    private func securityKeyPIN(triesLeft: Int?) async -> String? {
+        await passkeys.securityKeyRequest?.dialog.askForPIN(triesLeft: triesLeft)
+    }
+
     /// A message of the bridge (nil: not text), with the reply its page waits on.
     func passkeyMessage(_ text: String?, reply: ScriptMessageReply) {
         guard let text, let message = PasskeyPageMessage(text) else { return }  // the reply's release answers `undefined`
@@ -20,6 +33,7 @@ extension SignInPage {
         case .abort:
             passkeys.operations.removeValue(forKey: message.id)?.task.cancel()
             passkeys.held[message.id] = nil
+            closeSecurityKeyDialog(of: message.id)
         case .available:
             reply.answer(message.answer(["value": .bool(passkeys.authenticator?.isUserVerifying ?? false)]))
         case .get(_, conditional: true):
@@ -36,6 +50,16 @@ extension SignInPage {
             // The bridge's document is not the one WebKit committed (a request that crossed a navigation).
             return finish(message, reply: reply, relyingParty: message.origin, failure: WebAuthnDOMError(.notAllowed, "the document is gone"),
                           ofThisDocument: false)
+        }
+        if passkeys.authenticator?.kind == .securityKey {
+            guard passkeys.securityKeyRequest == nil, let window else {
+                return finish(message, reply: reply, relyingParty: origin.host,
+                              failure: WebAuthnDOMError(.notAllowed, "another request waits for the security key"), ofThisDocument: false)
+            }
+            let dialog = SecurityKeyDialog(over: window, relyingParty: origin.host,
+                                           onCancel: { [weak self] in self?.passkeys.operations[message.id]?.task.cancel() },
+                                           onChange: { [weak self] in self?.emit(.securityKeyDialog($0)) })
+            passkeys.securityKeyRequest = (message.id, dialog)
         }
         let client = WebAuthnClient(origin: origin, authenticator: passkeys.authenticator, gate: passkeys.gate,
                                     isPublicSuffix: { soup_tld_domain_is_public_suffix($0) != 0 })
@@ -87,6 +111,7 @@ extension SignInPage {
     /// script's virtual authenticator ends the sign-in: the script asked for something it may not do.
     private func finish(_ message: PasskeyPageMessage, operation: PasskeyOperation, relyingParty: String,
                         result: Result<JSONValue, WebAuthnClientError>, reply: ScriptMessageReply) {
+        closeSecurityKeyDialog(of: message.id)
         let outcome: PasskeyOutcome
         switch result {
         case .success(let credential):
@@ -108,11 +133,19 @@ extension SignInPage {
                         ofThisDocument: Bool) {
         let error = failure as? WebAuthnDOMError ?? WebAuthnDOMError(.type, "\(failure)")
         passkeys.operations[message.id] = nil
+        if ofThisDocument { closeSecurityKeyDialog(of: message.id) }
         reply.answer(message.answer(error))
         guard let operation = message.operation else { return }
         if passkeys.authenticator == nil, ofThisDocument { passkeys.refused = (operation, relyingParty) }
         logger.info("passkey request", metadata: ["operation": "\(operation.rawValue)", "outcome": "\(error)"])
         emit(.passkey(operation: operation, relyingParty: relyingParty, outcome: .failed(name: error.name.rawValue, reason: error.message)))
+    }
+
+    /// Closes the security key dialog if request `id` is the one waiting on the key.
+    private func closeSecurityKeyDialog(of id: Int) {
+        guard let request = passkeys.securityKeyRequest, request.id == id else { return }
+        request.dialog.close()
+        passkeys.securityKeyRequest = nil
     }
 
     /// A scripted page that settled after refusing a passkey request for want of an authenticator

@@ -54,7 +54,7 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case .loadCommitted(let url, _, let tls): (kind, value, detail) = (.loadCommitted, url, "TLS: \(tls)")
         case .loadFinished(let url): (kind, value, detail) = (.loadFinished, url, nil)
         case .titleChanged(let title): (kind, value, detail) = (.title, title, nil)
-        case .progress, .idleWarningShown, .idleWarningDismissed, .touchKeyboard: return nil
+        case .progress, .idleWarningShown, .idleWarningDismissed, .touchKeyboard, .securityKeyDialog: return nil
         case .printRefused(let url): (kind, value, detail) = (.printRefused, url, nil)
         case .contextMenuRefused(let url): (kind, value, detail) = (.contextMenuRefused, url, nil)
         case .fileChooserRefused(let url): (kind, value, detail) = (.fileChooserRefused, url, nil)

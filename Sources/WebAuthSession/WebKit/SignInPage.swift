@@ -62,6 +62,7 @@ final class SignInPage {
         connections.append(PasskeyChannel.install(in: view, reportingTo: self))
         connections.append(FormActionWatch.install(in: view, reportingTo: self))
         LiveSignInPages.shared.register(self, view: view)
+        if let keys = options.securityKeys, options.presentation != .headless { offerSecurityKeys(keys) }
         gtk_widget_show_all(window)
         parts.request.withPointer { webkit_web_view_load_request(view, $0) }
     }
