@@ -5,15 +5,16 @@ import Testing
 @testable import SecurityKeys
 @testable import WebAuthSession
 
-/// A person's popup with a security key (issue 31): the page's request goes through libfido2 to
+/// A person's popup or kiosk with a security key (issue 31): the page's request goes through libfido2 to
 /// a software key (no /dev/uhid here), and the person sees "Touch your security key", the PIN
 /// field when the key asks, and Cancel. The test touches the key and presses the dialog's
 /// buttons, as a person would.
 @Suite("Passkeys: security keys in the popup", .serialized)
 struct PasskeySecurityKeyPageTests {
-    static func session(key: SoftwareSecurityKey) async throws -> (WebAuthenticationSession, Task<RedirectCallback, any Error>, EventRecorder) {
+    static func session(key: SoftwareSecurityKey, presentation: WebAuthenticationOptions.Presentation = .window())
+        async throws -> (WebAuthenticationSession, Task<RedirectCallback, any Error>, EventRecorder) {
         let site = try await TestSite.start(host: "localhost")
-        var options = TestEngine.options(.window())
+        var options = TestEngine.options(presentation)
         options.securityKeys = .software(key)
         let session = try TestEngine.session(site.page(body: "<p>security key</p>"), redirectURI: "com.example:/cb", options: options)
         let recorder = EventRecorder(session)
@@ -30,10 +31,11 @@ struct PasskeySecurityKeyPageTests {
         session.page?.passkeys.securityKeyRequest != nil
     }
 
-    @Test("the dialog asks for a touch; touched, the page has its credential and the dialog closes")
-    func touched() async throws {
+    @Test("the dialog asks for a touch; touched, the page has its credential and the dialog closes (popup and kiosk)",
+          arguments: [WebAuthenticationOptions.Presentation.window(), .kiosk()])
+    func touched(presentation: WebAuthenticationOptions.Presentation) async throws {
         let key = try SoftwareSecurityKey()
-        let (session, started, recorder) = try await Self.session(key: key)
+        let (session, started, recorder) = try await Self.session(key: key, presentation: presentation)
         let request = Task { try await session.awaitInPage("return (await navigator.credentials.create(\(PasskeyPages.creation()))).type;") }
         await key.awaitingTouch()
         let dialog = try await Self.dialog(of: session)
