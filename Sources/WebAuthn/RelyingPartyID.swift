@@ -6,7 +6,7 @@ public enum RelyingPartyID {
     /// The relying party ID for a request from `origin` that named `requested` (nil: the origin's host).
     /// - Parameter isPublicSuffix: whether a domain is a public suffix (`com`, `co.uk`,
     ///   `github.io`), from the Public Suffix List; the engine asks libsoup's copy. Without one,
-    ///   ``singleLabelIsPublicSuffix`` refuses top-level domains only.
+    ///   ``RelyingPartyID/singleLabelIsPublicSuffix(_:)`` refuses top-level domains only.
     /// - Throws: ``WebAuthnDOMError`` `SecurityError` when the origin is not secure, its host is
     ///   not a domain, or `requested` is neither its host nor a parent domain it may use.
     public static func validate(_ requested: String?, for origin: WebAuthnOrigin,

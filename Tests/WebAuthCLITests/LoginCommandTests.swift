@@ -393,3 +393,20 @@ extension LoginCommandTests {
         }
     }
 }
+
+extension LoginCommandTests {
+    @Test("a login script's passkey credentials file that others can read stops the sign-in with status 1, naming the file and the fix")
+    func passkeyFileReadableByOthers() async throws {
+        let pages = try await LocalHTTPServer.start(host: "localhost") { _ in .html("<p>Use a passkey</p>") }
+        let base = pages.baseURL.absoluteString
+        let credentials = webauth.home.appendingPathComponent("passkeys.json").path
+        _ = FileManager.default.createFile(atPath: credentials, contents: Data(#"{"version":1,"credentials":[]}"#.utf8),
+                                           attributes: [.posixPermissions: 0o644])
+        let script = try webauth.file("passkey-file.yaml", "{passkey: {credentials_file: '\(credentials)'}, steps: [{click: '#never'}]}")
+        let run = try await webauth(["login", "--issuer", base, "--client-id", "webauth-demo", "--authorization-endpoint", base + "/authorize",
+                                     "--token-endpoint", base + "/token", "--headless", "--script", script])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("the passkey credentials file \(credentials) holds private keys and others can read it"), "\(run.stderr)")
+        #expect(run.stderr.contains("chmod 600 \(credentials)"))
+    }
+}

@@ -5,7 +5,7 @@ internal import CWebKitGTK
 
 /// What a sign-in page does with the page's WebAuthn requests (issue 31, ``PasskeyChannel``):
 /// each is checked against the origin WebKit committed for the top-level document, answered by
-/// ``WebAuthnClient`` with the page's authenticator as ``SecretGate`` allows, within the
+/// ``WebAuthnClient`` with the page's authenticator as `SecretGate` allows, within the
 /// request's timeout, and only while its document is still the one shown.
 extension SignInPage {
     /// Answers requests from now on with `authenticator` (a login script's virtual one), as `gate` allows.

@@ -5,7 +5,7 @@ import OpenIDConnect
 /// authenticator, or a security key through libfido2. Requests and answers are CTAP2's
 /// (authenticatorMakeCredential, authenticatorGetAssertion), whatever carries them.
 public protocol PasskeyAuthenticator: Sendable {
-    /// Which kind it is, for ``SecretGate``.
+    /// Which kind it is, for `SecretGate`.
     var kind: PasskeyAuthenticatorKind { get }
     /// Whether it verifies the person itself (`isUserVerifyingPlatformAuthenticatorAvailable`).
     var isUserVerifying: Bool { get }

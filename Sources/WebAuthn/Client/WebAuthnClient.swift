@@ -3,7 +3,7 @@ import OpenIDConnect
 
 /// The browser's part of WebAuthn (§5.1.3 create, §5.1.4 get) without the browser: it takes the
 /// page's options and the origin the engine saw, checks the relying party ID, writes the
-/// clientDataJSON, asks ``SecretGate`` whether the authenticator may answer this page at all,
+/// clientDataJSON, asks `SecretGate` whether the authenticator may answer this page at all,
 /// asks the authenticator, and returns the credential as the page's `PublicKeyCredential`
 /// (`toJSON()`'s shape, buffers in base64url). A failure is the `DOMException` the page sees.
 public struct WebAuthnClient: Sendable {
@@ -124,7 +124,7 @@ public enum WebAuthnClientError: Error, Sendable, Hashable, CustomStringConverti
     /// No authenticator is configured (a headless session without a login script's `passkey`,
     /// a popup without security keys).
     case noAuthenticator
-    /// ``SecretGate`` refused: the authenticator may not answer this page.
+    /// `SecretGate` refused: the authenticator may not answer this page.
     case refused(SecretRefusal)
     /// The authenticator did not answer.
     case authenticator(AuthenticatorError)

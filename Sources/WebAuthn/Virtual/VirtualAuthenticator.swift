@@ -6,7 +6,7 @@ import OpenIDConnect
 /// verification and a signature counter as its ``VirtualAuthenticatorSettings`` say, attestation
 /// `none`, credentials in memory or in a 0600 file so that a registration in one run serves
 /// the sign-ins of the next. The engine lets it answer only pages a login script drives (see
-/// ``SecretGate``); it also answers CTAP2 commands (``CTAP2Responder``), as libfido2 sends them.
+/// `SecretGate`); it also answers CTAP2 commands (``CTAP2Responder``), as libfido2 sends them.
 public final class VirtualAuthenticator: PasskeyAuthenticator {
     /// How it behaves.
     public let settings: VirtualAuthenticatorSettings
