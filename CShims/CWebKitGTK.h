@@ -272,13 +272,17 @@ static inline gboolean cwk_send_key_event(GtkWidget *widget, gboolean press, gui
  *  `window.webkit.messageHandlers.NAME.postMessage(value)`). The signal's detail is built
  *  here: Swift cannot call g_signal_connect's macro. */
 typedef void (*CWKScriptMessageHandler)(WebKitUserContentManager *, WebKitJavascriptResult *, gpointer);
+static inline gulong cwk_connect_detailed(gpointer instance, const char *signal, const char *detail, GCallback handler,
+                                          gpointer data, GClosureNotify destroy) {
+    gchar *detailed = g_strconcat(signal, "::", detail, NULL);
+    gulong id = CWK_CONNECT(instance, detailed, handler, data, destroy);
+    g_free(detailed);
+    return id;
+}
 static inline gulong cwk_connect_script_message_received(WebKitUserContentManager *manager, const char *name,
                                                          CWKScriptMessageHandler handler,
                                                          gpointer data, GClosureNotify destroy) {
-    gchar *signal = g_strconcat("script-message-received::", name, NULL);
-    gulong id = CWK_CONNECT(manager, signal, handler, data, destroy);
-    g_free(signal);
-    return id;
+    return cwk_connect_detailed(manager, "script-message-received", name, G_CALLBACK(handler), data, destroy);
 }
 
 /* ---- Issue 31: WebAuthn requests answered ---------------------------------- */
@@ -290,10 +294,7 @@ typedef gboolean (*CWKScriptMessageWithReplyHandler)(WebKitUserContentManager *,
 static inline gulong cwk_connect_script_message_with_reply_received(WebKitUserContentManager *manager, const char *name,
                                                                     CWKScriptMessageWithReplyHandler handler,
                                                                     gpointer data, GClosureNotify destroy) {
-    gchar *signal = g_strconcat("script-message-with-reply-received::", name, NULL);
-    gulong id = CWK_CONNECT(manager, signal, handler, data, destroy);
-    g_free(signal);
-    return id;
+    return cwk_connect_detailed(manager, "script-message-with-reply-received", name, G_CALLBACK(handler), data, destroy);
 }
 
 /** GTK_ENTRY(), GTK_SPINNER(): the security key dialog's PIN field and its "waiting" spinner. */

@@ -7,11 +7,9 @@ import WebAuthn
 /// with "did you mean" for a misspelt one.
 @Suite("Passkeys in login scripts (parsing)")
 struct PasskeyScriptTests {
+    /// `text` as a script file, read (as the other parsing tests read theirs).
     static func parse(_ text: String) throws(LoginScriptFileError) -> LoginScript {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-script-\(UUID().uuidString).yaml")
-        try? text.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try LoginScript(contentsOfFile: file.path)
+        try ScriptStepParsingTests().parse(text)
     }
 
     @Test("every key, and the defaults of a passkey")

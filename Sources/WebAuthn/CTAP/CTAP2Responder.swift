@@ -22,7 +22,7 @@ public struct CTAP2Responder: Sendable {
     }
 
     /// The virtual authenticator's AAGUID: all zero, as attestation `none` reports.
-    public static let aaguid = Data(count: 16)
+    public static var aaguid: Data { Data(count: 16) }  // made each time: a static Data was reported by LeakSanitizer at exit
     /// The longest message it accepts.
     public static let maximumMessageSize = 1200
 

@@ -55,19 +55,13 @@ public struct WebAuthnClient: Sendable {
         }
         var extensions: [String: JSONValue] = [:]
         if options.credentialProperties, let discoverable = made.isDiscoverable { extensions["credProps"] = .object(["rk": .bool(discoverable)]) }
-        let id = Base64URL.encode(credential.credentialID)
-        return .object([
-            "id": .string(id), "rawId": .string(id), "type": .string("public-key"),
-            "authenticatorAttachment": .string(Self.attachment(authenticator)),
-            "response": .object([
-                "clientDataJSON": .string(Base64URL.encode(clientData.json)),
-                "attestationObject": .string(Base64URL.encode(made.attestationObject)),
-                "authenticatorData": .string(Base64URL.encode(made.authenticatorData.encoded)),
-                "publicKey": .string(Base64URL.encode(credential.publicKey.subjectPublicKeyInfo)),
-                "publicKeyAlgorithm": .number(Double(credential.publicKey.algorithm.rawValue)),
-                "transports": .array([.string(authenticator.kind == .virtual ? "internal" : "usb")]),
-            ]),
-            "clientExtensionResults": .object(extensions),
+        return Self.credential(credential.credentialID, by: authenticator, extensions: extensions, response: [
+            "clientDataJSON": .string(Base64URL.encode(clientData.json)),
+            "attestationObject": .string(Base64URL.encode(made.attestationObject)),
+            "authenticatorData": .string(Base64URL.encode(made.authenticatorData.encoded)),
+            "publicKey": .string(Base64URL.encode(credential.publicKey.subjectPublicKeyInfo)),
+            "publicKeyAlgorithm": .number(Double(credential.publicKey.algorithm.rawValue)),
+            "transports": .array([.string(authenticator.kind == .virtual ? "internal" : "usb")]),
         ])
     }
 
@@ -81,17 +75,11 @@ public struct WebAuthnClient: Sendable {
                                           allowCredentials: options.allowCredentials, userVerification: options.userVerification)
         let assertion: Assertion
         do { assertion = try await authenticator.getAssertion(request) } catch { throw .authenticator(error) }
-        let id = Base64URL.encode(assertion.credentialID)
-        return .object([
-            "id": .string(id), "rawId": .string(id), "type": .string("public-key"),
-            "authenticatorAttachment": .string(Self.attachment(authenticator)),
-            "response": .object([
-                "clientDataJSON": .string(Base64URL.encode(clientData.json)),
-                "authenticatorData": .string(Base64URL.encode(assertion.authenticatorData)),
-                "signature": .string(Base64URL.encode(assertion.signature)),
-                "userHandle": assertion.userHandle.map { .string(Base64URL.encode($0)) } ?? .null,
-            ]),
-            "clientExtensionResults": .object([:]),
+        return Self.credential(assertion.credentialID, by: authenticator, extensions: [:], response: [
+            "clientDataJSON": .string(Base64URL.encode(clientData.json)),
+            "authenticatorData": .string(Base64URL.encode(assertion.authenticatorData)),
+            "signature": .string(Base64URL.encode(assertion.signature)),
+            "userHandle": assertion.userHandle.map { .string(Base64URL.encode($0)) } ?? .null,
         ])
     }
 
@@ -111,8 +99,16 @@ public struct WebAuthnClient: Sendable {
         return authenticator
     }
 
-    private static func attachment(_ authenticator: any PasskeyAuthenticator) -> String {
-        authenticator.kind == .virtual ? "platform" : "cross-platform"
+    /// A `PublicKeyCredential` as `toJSON()` gives it: the credential `id`, the authenticator's
+    /// attachment, `response` and the extensions' results.
+    private static func credential(_ id: Data, by authenticator: any PasskeyAuthenticator, extensions: [String: JSONValue],
+                                   response: [String: JSONValue]) -> JSONValue {
+        let id = Base64URL.encode(id)
+        return .object([
+            "id": .string(id), "rawId": .string(id), "type": .string("public-key"),
+            "authenticatorAttachment": .string(authenticator.kind == .virtual ? "platform" : "cross-platform"),
+            "response": .object(response), "clientExtensionResults": .object(extensions),
+        ])
     }
 }
 
