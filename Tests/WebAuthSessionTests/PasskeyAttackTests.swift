@@ -152,6 +152,8 @@ struct PasskeyAttackTests {
         let entry = first.serve(.redirect(to: start.absoluteString))
         let (session, started, _) = try await PasskeyPageTests.session(entry, passkey: VirtualAuthenticatorSettings(credentialsFile: file))
         try await session.waitForURL { $0.hasPrefix(provider.server.baseURL.absoluteString) }
+        #expect(try await session.awaitInPage("return await PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable();") == .bool(false),
+                "a page the script's key does not serve learns nothing of it")
         _ = try? await session.awaitInPage("await navigator.credentials.create(\(PasskeyPages.creation())); return true;", timeout: .seconds(10))
         await #expect { try await started.value } throws: { error in
             guard case .secretRefused(let refusal) = error as? WebAuthenticationError, case .hostNotAllowed = refusal.reason else { return false }

@@ -35,12 +35,22 @@ extension SignInPage {
             passkeys.held[message.id] = nil
             closeSecurityKeyDialog(of: message.id)
         case .available:
-            reply.answer(message.answer(["value": .bool(passkeys.authenticator?.isUserVerifying ?? false)]))
+            reply.answer(message.answer(["value": .bool(userVerifyingAuthenticatorAnswers(message))]))
         case .get(_, conditional: true):
             passkeys.held[message.id] = reply  // no autofill here: it waits until the page aborts it or goes
         case .create(let options), .get(let options, conditional: false):
             start(message, options: options, reply: reply)
         }
+    }
+
+    /// `isUserVerifyingPlatformAuthenticatorAvailable()` for the page that asks: true only when an
+    /// authenticator that verifies its user would answer this document (the gate lets it, for the
+    /// origin's own host), so a page the script's key does not serve learns nothing of it.
+    private func userVerifyingAuthenticatorAnswers(_ message: PasskeyPageMessage) -> Bool {
+        guard let authenticator = passkeys.authenticator, authenticator.isUserVerifying, let origin = passkeys.origin,
+              origin.description == message.origin else { return false }
+        let site = SecretRecipient.site(scheme: origin.scheme, host: origin.host, port: origin.port)
+        return (try? passkeys.gate.check(.passkeySignature(relyingParty: origin.host, authenticator: authenticator.kind), to: site)) != nil
     }
 
     /// Starts answering a create or get, unless its origin is not the committed document's.
