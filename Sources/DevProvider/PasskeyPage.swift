@@ -8,7 +8,8 @@ import WebAuthn
 /// `#passkeys` (how many the account has) and `#back` (to the sign-in it came from), and
 /// `#passkey-error` when the browser's request fails (the page then offers the other ways).
 /// Each request's options are in the page; its answer (`PublicKeyCredential.toJSON()`) is posted
-/// back in a form, as real providers' pages do.
+/// back in a form, as real providers' pages do. The script comes before the buttons that call it,
+/// so a click as soon as a button is there finds it.
 enum PasskeyPage {
     /// Passkey sign-in beside the password form: a discoverable credential, user verification
     /// required; and the link to the account page, which comes back to `returnTo`.
@@ -16,12 +17,12 @@ enum PasskeyPage {
         let options: JSONValue = .object(["challenge": .string(Base64URL.encode(challenge)), "rpId": .string(relyingParty),
                                           "userVerification": .string("required")])
         return """
+            \(script)
             <form id="passkey-form" method="post"><input type="hidden" name="step" value="passkey">
               <input type="hidden" name="challenge" value="\(Base64URL.encode(challenge))"><input type="hidden" name="credential"></form>
             <p><button id="use-passkey" class="link" type="button" onclick='passkey("get", \(LoginPage.escape(options.description)))'>Sign in with a passkey</button></p>
             <p><a id="manage-passkeys" href="/account?return_to=\(returnTo.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")">Manage passkeys</a></p>
             <p id="passkey-error" role="alert" hidden></p>
-            \(script)
             """
     }
 
@@ -34,12 +35,12 @@ enum PasskeyPage {
         return LoginPage.document(title: "Confirm with your passkey", body: """
             <h1>Confirm with your passkey</h1>
             \(LoginPage.alert(error))
+            \(script)
             <form id="passkey-form" method="post"><input type="hidden" name="step" value="passkey-second">
               <input type="hidden" name="interaction" value="\(LoginPage.escape(interaction))">
               <input type="hidden" name="challenge" value="\(Base64URL.encode(challenge))"><input type="hidden" name="credential"></form>
             <button id="use-passkey" type="button" onclick='passkey("get", \(LoginPage.escape(options.description)))'>Use my passkey</button>
             <p id="passkey-error" role="alert" hidden></p>
-            \(script)
             """)
     }
 
@@ -77,13 +78,13 @@ enum PasskeyPage {
             \(notice.map { "<p id='notice' role='status'>\(LoginPage.escape($0))</p>" } ?? "")
             \(LoginPage.alert(error))
             <p>Passkeys registered: <strong id="passkeys">\(passkeys.count)</strong></p>
+            \(script)
             <form id="passkey-form" method="post"><input type="hidden" name="step" value="register">
               <input type="hidden" name="interaction" value="\(LoginPage.escape(interaction))">\(returnField(returnTo))
               <input type="hidden" name="challenge" value="\(Base64URL.encode(challenge))"><input type="hidden" name="credential"></form>
             <button id="register-passkey" type="button" onclick='passkey("create", \(LoginPage.escape(options.description)))'>Register a passkey</button>
             <p id="passkey-error" role="alert" hidden></p>
             \(back)
-            \(script)
             """)
     }
 
