@@ -272,14 +272,34 @@ static inline gboolean cwk_send_key_event(GtkWidget *widget, gboolean press, gui
  *  `window.webkit.messageHandlers.NAME.postMessage(value)`). The signal's detail is built
  *  here: Swift cannot call g_signal_connect's macro. */
 typedef void (*CWKScriptMessageHandler)(WebKitUserContentManager *, WebKitJavascriptResult *, gpointer);
+static inline gulong cwk_connect_detailed(gpointer instance, const char *signal, const char *detail, GCallback handler,
+                                          gpointer data, GClosureNotify destroy) {
+    gchar *detailed = g_strconcat(signal, "::", detail, NULL);
+    gulong id = CWK_CONNECT(instance, detailed, handler, data, destroy);
+    g_free(detailed);
+    return id;
+}
 static inline gulong cwk_connect_script_message_received(WebKitUserContentManager *manager, const char *name,
                                                          CWKScriptMessageHandler handler,
                                                          gpointer data, GClosureNotify destroy) {
-    gchar *signal = g_strconcat("script-message-received::", name, NULL);
-    gulong id = CWK_CONNECT(manager, signal, handler, data, destroy);
-    g_free(signal);
-    return id;
+    return cwk_connect_detailed(manager, "script-message-received", name, G_CALLBACK(handler), data, destroy);
 }
+
+/* ---- Issue 31: WebAuthn requests answered ---------------------------------- */
+
+/** WebKitUserContentManager::script-message-with-reply-received::NAME (WebKitGTK 2.40): the
+ *  page's `postMessage` returns a promise the handler settles through the reply. Returning TRUE
+ *  with a reference on the reply answers it later. The detail is built here, as above. */
+typedef gboolean (*CWKScriptMessageWithReplyHandler)(WebKitUserContentManager *, JSCValue *, WebKitScriptMessageReply *, gpointer);
+static inline gulong cwk_connect_script_message_with_reply_received(WebKitUserContentManager *manager, const char *name,
+                                                                    CWKScriptMessageWithReplyHandler handler,
+                                                                    gpointer data, GClosureNotify destroy) {
+    return cwk_connect_detailed(manager, "script-message-with-reply-received", name, G_CALLBACK(handler), data, destroy);
+}
+
+/** GTK_ENTRY(), GTK_SPINNER(): the security key dialog's PIN field and its "waiting" spinner. */
+static inline GtkEntry *cwk_entry(GtkWidget *widget) { return GTK_ENTRY(widget); }
+static inline GtkSpinner *cwk_spinner(GtkWidget *widget) { return GTK_SPINNER(widget); }
 
 /* ---- Issue 16.1, 16.2: proxy and private CA ------------------------------ */
 

@@ -9,7 +9,9 @@ import OpenIDConnect
 ///   "users": [{"username": "alice", "password": "wonderland", "subject": "248289761001",
 ///              "name": "Alice Liddell", "email": "alice@example.com"},
 ///             {"username": "dora", "password": "explorer", "subject": "248289761004", "name": "Dora",
-///              "email": "dora@example.com", "totp_secret": "JBSWY3DPEHPK3PXP"}],
+///              "email": "dora@example.com", "totp_secret": "JBSWY3DPEHPK3PXP"},
+///             {"username": "erin", "password": "keyholder", "subject": "248289761005", "name": "Erin",
+///              "email": "erin@example.com", "passkey_required": true}],
 ///   "clients": [{"client_id": "webauth-demo", "redirect_uris": ["com.example.webauth:/callback"],
 ///                "require_consent": true}],
 ///   "login_method": "password",
@@ -34,15 +36,29 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         /// A base32 TOTP secret (RFC 6238, SHA1, 6 digits, 30 s, as in an `otpauth://` URI): after
         /// the password, the person enters the code of their authenticator app. Default: none.
         public var totpSecret: String?
+        /// Whether the password is followed by one of the user's passkeys (registered on the
+        /// account page, `/account`) as the second factor. Default: no.
+        public var passkeyRequired: Bool
 
-        /// A user; with `totpSecret`, one whose password is followed by a TOTP code.
-        public init(username: String, password: String, subject: String, name: String, email: String, totpSecret: String? = nil) {
+        /// A user; with `totpSecret`, one whose password is followed by a TOTP code; with
+        /// `passkeyRequired`, one whose password is followed by a passkey.
+        public init(username: String, password: String, subject: String, name: String, email: String, totpSecret: String? = nil,
+                    passkeyRequired: Bool = false) {
             (self.username, self.password, self.subject, self.name, self.email) = (username, password, subject, name, email)
-            self.totpSecret = totpSecret
+            (self.totpSecret, self.passkeyRequired) = (totpSecret, passkeyRequired)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case username, password, subject, name, email, totpSecret = "totp_secret"
+            case username, password, subject, name, email, totpSecret = "totp_secret", passkeyRequired = "passkey_required"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(username: try container.decode(String.self, forKey: .username), password: try container.decode(String.self, forKey: .password),
+                      subject: try container.decode(String.self, forKey: .subject), name: try container.decode(String.self, forKey: .name),
+                      email: try container.decode(String.self, forKey: .email),
+                      totpSecret: try container.decodeIfPresent(String.self, forKey: .totpSecret),
+                      passkeyRequired: try container.decodeIfPresent(Bool.self, forKey: .passkeyRequired) ?? false)
         }
 
         /// The built-in demo user, alice / wonderland.

@@ -1,11 +1,11 @@
 /// The HTML of the development provider's pages: plain, accessible, with stable element IDs for
 /// scripts (`#username`, `#password`, `#sign-in`, `#use-email-code`, `#email`, `#send-code`,
 /// `#code`, `#verify`, `#resend`, `#allow`, `#deny`, `#sign-out`, `#stay`, the device page's `#user-code`
-/// and `#continue`, and `#error` / `#notice` for messages).
+/// and `#continue`, and `#error` / `#notice` for messages; the passkey pages' are in ``PasskeyPage``).
 /// Every form posts back to the authorization URL it was shown at; a hidden `step` says which.
 enum LoginPage {
-    /// The user name and password form.
-    static func password(error: String?) -> String {
+    /// The user name and password form; `passkey` is the passkey sign-in offered beside it (``PasskeyPage/signInOffer(challenge:relyingParty:returnTo:)``).
+    static func password(error: String?, passkey: String = "") -> String {
         document(title: "Sign in to the development provider", body: """
             <h1>Sign in</h1>
             \(alert(error))
@@ -17,6 +17,7 @@ enum LoginPage {
             </form>
             <form method="post"><input type="hidden" name="step" value="choose-email">
               <button id="use-email-code" class="link" type="submit">Email me a code instead</button></form>
+            \(passkey)
             """)
     }
 
@@ -110,11 +111,11 @@ enum LoginPage {
         document(title: title, body: "<h1>\(escape(title))</h1><p id='message'>\(escape(text))</p>")
     }
 
-    private static func alert(_ error: String?) -> String {
+    static func alert(_ error: String?) -> String {
         error.map { "<p id='error' role='alert'>\(escape($0))</p>" } ?? ""
     }
 
-    private static func document(title: String, body: String) -> String {
+    static func document(title: String, body: String) -> String {
         """
         <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
         <meta name="viewport" content="width=device-width">

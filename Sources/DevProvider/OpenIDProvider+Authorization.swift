@@ -2,8 +2,8 @@ import Foundation
 import OpenIDConnect
 
 /// The authorization endpoint: request checks, the login pages (password, then a TOTP code for a
-/// user who has a TOTP secret; or email and one-time code), consent, and the response to the
-/// client's redirect URI.
+/// user who has a TOTP secret or a passkey for one who must; a passkey alone; or email and
+/// one-time code), consent, and the response to the client's redirect URI.
 extension OpenIDProvider {
     /// How many wrong codes an address may try before it must ask for a new one.
     public static let oneTimeCodeTries = 3
@@ -44,7 +44,7 @@ extension OpenIDProvider {
             return respond([("error", "invalid_request"), ("error_description", "PKCE with S256 is required")])
         }
         let form = request.method == "POST" ? Self.fields(request.body) : [:]
-        let step = loginStep(form: form, query: query, method: request.method)
+        let step = loginStep(form: form, query: query, rawQuery: request.query, method: request.method)
         guard case .authenticated(let subject) = step else {
             if case .page(let page, let status) = step { return .html(page, status: status) }
             return .html(LoginPage.message(title: "Bad request", "The form is not one of this provider's."), status: 400)
@@ -93,16 +93,18 @@ extension OpenIDProvider {
         case invalid
     }
 
-    func loginStep(form: [String: String], query: [String: String], method: String) -> LoginStep {
+    func loginStep(form: [String: String], query: [String: String], rawQuery: String?, method: String) -> LoginStep {
         let preferred = DevProviderConfiguration.LoginMethod(rawValue: query["login_method"] ?? "") ?? configuration.loginMethod
         guard method == "POST" else {
-            return .page(preferred == .password ? LoginPage.password(error: nil) : LoginPage.email(error: nil), status: 200)
+            return .page(preferred == .password ? LoginPage.password(error: nil, passkey: passkeyOffer(query: rawQuery)) : LoginPage.email(error: nil),
+                         status: 200)
         }
         switch form["step"] ?? "password" {
         case "password":
             guard let user = configuration.users.first(where: { $0.username == form["username"] && $0.password == form["password"] }) else {
-                return .page(LoginPage.password(error: "Wrong user name or password."), status: 401)
+                return .page(LoginPage.password(error: "Wrong user name or password.", passkey: passkeyOffer(query: rawQuery)), status: 401)
             }
+            if user.passkeyRequired { return passkeySecondFactor(subject: user.subject) }
             guard user.totpSecret == nil else {
                 let interaction = Self.randomToken()
                 state.withLock { $0.pendingTOTP[interaction] = user.subject }
@@ -111,6 +113,8 @@ extension OpenIDProvider {
             return .authenticated(subject: user.subject)
         case "totp":
             return verifyTOTP(interaction: form["interaction"] ?? "", code: form["code"] ?? "")
+        case "passkey", "passkey-second":
+            return verifyPasskey(form: form, query: rawQuery, secondFactor: form["step"] == "passkey-second")
         case "choose-email":
             return .page(LoginPage.email(error: nil), status: 200)
         case "email", "resend":

@@ -69,7 +69,7 @@ extension OpenIDProvider {
               let userCode = state.withLock({ $0.deviceInteractions[interaction] }) else {
             return enterUserCode(form: form, query: query, method: request.method)
         }
-        let step = loginStep(form: form, query: query, method: request.method)
+        let step = loginStep(form: form, query: query, rawQuery: nil, method: request.method)
         guard case .authenticated(let subject) = step else {
             if case .page(let page, let status) = step { return .html(page, status: status) }
             return .html(LoginPage.message(title: "Bad request", "The form is not one of this provider's."), status: 400)

@@ -11,7 +11,7 @@ import Synchronization
 /// single-use authorization codes bound to PKCE S256, a token endpoint with
 /// refresh-token rotation for public and confidential clients (a refresh may narrow the scope
 /// and name resources, RFC 8707), userinfo, introspection (RFC 7662), revocation and
-/// end-session. Authorization responses carry `iss` (RFC 9207). ID tokens are signed with
+/// end-session, passkeys (an account page; sign-in with one). Responses carry `iss` (RFC 9207). ID tokens are signed with
 /// jwt-kit. ``faults`` inject failures for tests. It also answers plain curl: see the README.
 public final class OpenIDProvider: Sendable {
     /// A person who can sign in.
@@ -30,6 +30,8 @@ public final class OpenIDProvider: Sendable {
     let publicJWK: JSONValue
     /// Requests held by ``ProviderFault/hangingTokenEndpoint``.
     let held = HeldRequests()
+    /// Registered passkeys, the challenges given out, the account pages signed in to.
+    let passkeys = LockedState(ProviderPasskeys())
     /// The users, clients and settings the provider started with.
     public let configuration: DevProviderConfiguration
 
@@ -225,6 +227,7 @@ public final class OpenIDProvider: Sendable {
         case ("POST", "/device_authorization"): return await deviceAuthorization(request)
         case ("POST", "/par"): return await pushAuthorizationRequest(request)
         case (_, "/device"): return verifyDevice(request)
+        case (_, "/account"): return account(request)
         default: return LocalHTTPResponse(status: 404, body: "not found")
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Base64url without padding (RFC 7515 §2), the encoding of PKCE values and JWT parts.
 package enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

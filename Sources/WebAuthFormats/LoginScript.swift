@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthn
 
 /// A scripted login: steps run in order against the real page, for test harnesses and CI.
 ///
@@ -52,6 +53,12 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// without it a headless session fails with
     /// ``WebAuthenticationError/httpAuthenticationFailed(host:realm:)`` at such a page.
     public var httpAuthentication: HTTPAuthenticationCredentials?
+    /// The virtual authenticator that answers the page's passkey and security-key requests while
+    /// this script drives it (`passkey:`): its credentials file and how it behaves. Without it a
+    /// page's request gets `NotAllowedError`, and a page that settles on its passkey prompt ends
+    /// the sign-in with ``WebAuthenticationError/passkeyRequested(operation:relyingParty:pageText:)``.
+    /// It signs only for the provider's host and ``secretHosts``. Default: none.
+    public var passkey: VirtualAuthenticatorSettings?
     /// The values ``LoginValue/variable(_:)`` steps read, by name: one batch entry's (`webauth
     /// batch`), each a literal or a source read when typed. Nil (the default) outside a batch, where
     /// such a step fails naming its variable. Never read from the script file.
@@ -60,8 +67,9 @@ public struct LoginScript: Sendable, Hashable, Decodable {
     /// A script of `steps`.
     public init(_ steps: [LoginStep], stepTimeout: Duration = .seconds(30), secretHosts: Set<String> = [],
                 settleTimeout: Duration? = .seconds(10), optionalTimeout: Duration = .seconds(3),
-                httpAuthentication: HTTPAuthenticationCredentials? = nil) {
+                httpAuthentication: HTTPAuthenticationCredentials? = nil, passkey: VirtualAuthenticatorSettings? = nil) {
         self.steps = steps
+        self.passkey = passkey
         self.httpAuthentication = httpAuthentication
         self.stepTimeout = stepTimeout
         self.secretHosts = secretHosts
@@ -71,11 +79,11 @@ public struct LoginScript: Sendable, Hashable, Decodable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case steps, stepTimeout = "step_timeout", secretHosts = "secret_hosts", settleTime = "settle_time"
-        case optionalTimeout = "optional_timeout", httpAuthentication = "http_auth"
+        case optionalTimeout = "optional_timeout", httpAuthentication = "http_auth", passkey
     }
 
     /// Reads `{steps: [...], step_timeout: SECONDS, secret_hosts: [HOST, ...], settle_time: SECONDS,
-    /// optional_timeout: SECONDS, http_auth: {username: NAME, password: {env: VAR}}}`
+    /// optional_timeout: SECONDS, http_auth: {username: NAME, password: {env: VAR}}, passkey: {credentials_file: PATH, ...}}`
     /// (`settle_time: 0`: wait for the session's timeout).
     /// An unknown key is an error that names the closest known one.
     public init(from decoder: any Decoder) throws {
@@ -109,6 +117,7 @@ public struct LoginScript: Sendable, Hashable, Decodable {
         }
         self.optionalTimeout = optionalTimeout
         httpAuthentication = try container.decodeIfPresent(HTTPAuthenticationCredentials.self, forKey: .httpAuthentication)
+        passkey = container.contains(.passkey) ? try VirtualAuthenticatorSettings.decode(from: container.superDecoder(forKey: .passkey)) : nil
     }
 
     /// The names of the variables the script's steps and `http_auth` read (``LoginValue/variable(_:)``).

@@ -34,6 +34,21 @@ struct DemoCommandTests {
         #expect(try JSONValue(parsing: run.stdout)["sub"] == .string(OpenIDProvider.User.alice.subject))
     }
 
+    @Test("--passkey registers a passkey on the account page and signs in with it alone, both verified by the provider")
+    func passkey() async throws {
+        let run = try await webauth(["demo", "--passkey"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        for line in ["OpenID provider at http://localhost:", "registering a passkey for alice on the provider's account page",
+                     "passkey: register a passkey or security key for localhost: answered by the virtual authenticator",
+                     "passkey: sign in with a passkey or security key for localhost: answered by the virtual authenticator",
+                     "allowing access on the consent page"] {
+            #expect(run.stderr.contains(line), "missing narration: \(line)")
+        }
+        #expect(try JSONValue(parsing: run.stdout)["sub"] == .string(OpenIDProvider.User.alice.subject))
+        let mixed = try await webauth(["demo", "--passkey", "--email-code"])
+        #expect(mixed.status == 64 && mixed.stderr.contains("--passkey is a scripted embedded sign-in"), "\(mixed.stderr)")
+    }
+
     @Test("without a display and without Xvfb it fails with one clear line and status 1")
     func noDisplay() async throws {
         let run = try await webauth(["demo"], environment: ["PATH": "/nonexistent"])

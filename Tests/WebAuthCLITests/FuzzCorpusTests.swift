@@ -24,7 +24,7 @@ struct FuzzCorpusTests {
             .deletingLastPathComponent().appendingPathComponent("fuzz/corpus")
         let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
         var checked = 0
-        for name in names {
+        for name in names where ["login-script-", "batch-", "config-"].contains(where: name.hasPrefix) {  // ctap seeds are binary
             let path = corpus.appendingPathComponent(name).path
             let text = try String(contentsOfFile: path, encoding: .utf8)
             switch name {

@@ -371,7 +371,7 @@ extension LoginCommandTests {
 }
 
 extension LoginCommandTests {
-    // Pages made for it: a real captcha cannot run here, and WebKitGTK has no WebAuthn.
+    // Pages made for them: a real captcha cannot run here; the passkey page's request gets NotAllowedError (no passkey configured).
     @Test("a page only a person can pass (a captcha, a passkey prompt) exits 8 and says what it wants")
     func needsPerson() async throws {
         let pages = try await LocalHTTPServer.start(host: "127.0.0.1") { request in
@@ -384,12 +384,29 @@ extension LoginCommandTests {
         }
         let base = pages.baseURL.absoluteString
         for (path, script, words) in [("/captcha", "steps: [{fill: '#username', value: alice}, {wait_for: '#password'}]", "asks for a reCAPTCHA captcha"),
-                                      ("/passkey", "steps: [{click: '#key'}]", "asks to sign in with a passkey or security key for 127.0.0.1")] {
+                                      ("/passkey", "{steps: [{click: '#key'}], settle_time: 0.5}", "the page asks for a passkey (to sign in with a passkey or security key for 127.0.0.1)")] {
             let run = try await webauth(["login", "--issuer", base, "--client-id", "webauth-demo", "--authorization-endpoint", base + path,
                                          "--token-endpoint", base + "/token", "--headless",
                                          "--script", try webauth.file("needs-person\(path.dropFirst()).yaml", script)])
             #expect(run.status == 8, "\(path): \(run.stderr)")
             #expect(run.stderr.contains(words) && run.stderr.contains("Sign in as a person"), "\(path): \(run.stderr)")
         }
+    }
+}
+
+extension LoginCommandTests {
+    @Test("a login script's passkey credentials file that others can read stops the sign-in with status 1, naming the file and the fix")
+    func passkeyFileReadableByOthers() async throws {
+        let pages = try await LocalHTTPServer.start(host: "localhost") { _ in .html("<p>Use a passkey</p>") }
+        let base = pages.baseURL.absoluteString
+        let credentials = webauth.home.appendingPathComponent("passkeys.json").path
+        _ = FileManager.default.createFile(atPath: credentials, contents: Data(#"{"version":1,"credentials":[]}"#.utf8),
+                                           attributes: [.posixPermissions: 0o644])
+        let script = try webauth.file("passkey-file.yaml", "{passkey: {credentials_file: '\(credentials)'}, steps: [{click: '#never'}]}")
+        let run = try await webauth(["login", "--issuer", base, "--client-id", "webauth-demo", "--authorization-endpoint", base + "/authorize",
+                                     "--token-endpoint", base + "/token", "--headless", "--script", script])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("the passkey credentials file \(credentials) holds private keys and others can read it"), "\(run.stderr)")
+        #expect(run.stderr.contains("chmod 600 \(credentials)"))
     }
 }

@@ -95,5 +95,32 @@ extension EngineTests {
             #expect(second.idToken.subject == "msmith")
             #expect(second.idToken.rawValue != first.idToken.rawValue)
         }
+
+        @Test("its WebAuthn second factor: a key registered on the portal, then password and the key, headless, from login scripts")
+        func passwordAndWebAuthn() async throws {
+            let provider = try await LemonLDAPProvider.shared.value
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("llng-passkeys-\(UUID().uuidString).json").path
+            defer { try? FileManager.default.removeItem(atPath: file); try? FileManager.default.removeItem(atPath: file + ".lock") }
+            let passkey = VirtualAuthenticatorSettings(credentialsFile: file)
+            var environment = ProcessInfo.processInfo.environment
+            (environment["LLNG_USER"], environment["LLNG_PASSWORD"]) = ("jharkness", "jharkness")
+            // The portal's own registration page, for a signed-in user (its relying party ID: localhost).
+            var register = try LoginScript(contentsOfFile: Bundle.module.path(forResource: "webauthn-register", ofType: "yaml",
+                                                                            inDirectory: "Fixtures/lemonldap")!)
+            register.passkey = passkey
+            register.settleTimeout = nil
+            let page = try TestEngine.session(URL(string: provider.issuer + "/2fregisters/webauthn")!, redirectURI: Self.redirect)
+            let registration = Task { try await page.start() }
+            try await register.run(in: page, environment: environment)
+            page.cancel()
+            _ = await registration.result
+            #expect(try VirtualAuthenticator(settings: passkey).credentials.map(\.relyingPartyID) == ["localhost"])
+            // The OpenID sign-in: password, then the portal asks for the key, then consent.
+            var signIn = try LoginScript(contentsOfFile: Bundle.module.path(forResource: "webauthn", ofType: "yaml", inDirectory: "Fixtures/lemonldap")!)
+            signIn.passkey = passkey
+            let result = try await publicClient(provider).signIn(options: TestEngine.options(), script: signIn.runner(environment: environment))
+            #expect(result.idToken.subject == "jharkness")
+            #expect(try VirtualAuthenticator(settings: passkey).credentials.first?.signCount == 1, "the portal's WebAuthn check was signed")
+        }
     }
 }

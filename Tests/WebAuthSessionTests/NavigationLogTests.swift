@@ -16,6 +16,7 @@ struct NavigationLogTests {
         (.contextMenuRefused(url: "https://p.example/b"), .contextMenuRefused, "context-menu-refused"),
         (.fileChooserRefused(url: "https://p.example/b"), .fileChooserRefused, "file-chooser-refused"),
         (.httpAuthenticationDialogShown(host: "intranet.example", realm: "Staff"), .httpAuthenticationDialog, "http-authentication-dialog"),
+        (.passkey(operation: .get, relyingParty: "example.com", outcome: .answered(.virtual)), .passkey, "passkey"),
         (.navigation(NavigationDecision(url: "https://p.example/c", verdict: .allowed)), .allowed, "allowed"),
         (.navigation(NavigationDecision(url: "com.example:/cb?code=<4>", verdict: .captured)), .captured, "captured"),
         (.navigation(NavigationDecision(url: "file:///etc/passwd", verdict: .refused(.fileURL))), .refused, "refused"),

@@ -147,33 +147,6 @@ extension EngineTests {
             let callback = try await Self.signIn(at: start, with: script)
             #expect(callback["done"] == "1")
         }
-
-        // WebKitGTK 2.50 has no WebAuthn; the engine's stub stands in for navigator.credentials.
-        @Test("a passkey prompt ends the sign-in with what the page asked for, for whom, and its text", arguments: [
-            (PasskeyOperation.get, "navigator.credentials.get({ publicKey: { challenge: new Uint8Array(32), rpId: '127.0.0.1' } })", "127.0.0.1"),
-            // A relying party the page may not name is replaced by its host.
-            (.create, """
-                navigator.credentials.create({ publicKey: { rp: { id: 'bank.example', name: 'Bank' }, challenge: new Uint8Array(32), \
-                user: { id: new Uint8Array(16), name: 'alice', displayName: 'Alice' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }] } })
-                """, "127.0.0.1"),
-        ])
-        func passkey(operation: PasskeyOperation, call: String, relyingParty: String) async throws {
-            let site = try await TestSite.start()
-            // Passkey autofill, as login pages ask for it on load, is no prompt: it must not end the sign-in.
-            let start = site.page(title: "Security key", body: """
-                <p>Use your security key to sign in.</p>
-                <button id='use-passkey' onclick="\(call.replacingOccurrences(of: "\"", with: "&quot;"))">Use a passkey</button>
-                <script>navigator.credentials.get({ mediation: 'conditional', publicKey: { challenge: new Uint8Array(32) } });</script>
-                """)
-            let session = try TestEngine.session(start, redirectURI: "com.example:/cb")
-            let script = Task { try await loginScriptFixture("passkey").run(in: session) }
-            await #expect(throws: WebAuthenticationError.passkeyRequested(operation: operation, relyingParty: relyingParty,
-                                                                          pageText: "Use your security key to sign in. Use a passkey")) {
-                try await session.start()
-            }
-            _ = await script.result  // its click may or may not have returned before the page closed
-            #expect(await session.failureSnapshot?.visibleText?.contains("security key") == true, "the page is kept for the artefacts")
-        }
     }
 }
 

@@ -31,6 +31,11 @@ enum FuzzTarget: String, CaseIterable {
     case credentialHosts = "credential-hosts"
     /// The broker's `a{sv}` options, serialized and as GVariant text (issue 29).
     case brokerOptions = "broker-options"
+    /// CTAPHID reports and CTAP2 CBOR to the software security key, then CBOR, COSE keys and
+    /// authenticator data (issue 31).
+    case ctap
+    /// A page's WebAuthn options, and responses a relying party verifies (issue 31).
+    case webAuthn = "webauthn"
 
     /// The target named by `$WEBAUTH_FUZZ_TARGET` (default: all of them, one after another).
     static let selected: [FuzzTarget] = ProcessInfo.processInfo.environment["WEBAUTH_FUZZ_TARGET"]
@@ -74,6 +79,10 @@ enum FuzzTarget: String, CaseIterable {
             CredentialHelperFuzzing.hostMap(text)
         case .brokerOptions:
             BrokerOptionsFuzzing.options(data)
+        case .ctap:
+            PasskeyFuzzing.ctap(data)
+        case .webAuthn:
+            PasskeyFuzzing.webAuthn(data)
         }
     }
 

@@ -11,6 +11,11 @@ public enum ReleasedSecret: Sendable, Hashable, CustomStringConvertible {
     case accessToken(profile: String)
     /// An environment variable of ours, in the environment of a program we start.
     case environmentVariable(String)
+    /// A passkey's answer to a page's WebAuthn request for `relyingParty`: a new credential bound
+    /// to it, or a signature that signs the page in; made by `authenticator`.
+    case passkeySignature(relyingParty: String, authenticator: PasskeyAuthenticatorKind)
+    /// The PIN of a security key, typed by a person into the engine's dialog.
+    case securityKeyPIN
 
     public var description: String {
         switch self {
@@ -19,6 +24,8 @@ public enum ReleasedSecret: Sendable, Hashable, CustomStringConvertible {
         case .clientCertificate: "the client certificate"
         case .accessToken(let profile): profile.isEmpty ? "an access token" : "the access token of profile '\(profile)'"
         case .environmentVariable(let name): "$\(name)"
+        case .passkeySignature(let relyingParty, let authenticator): "\(authenticator)'s passkey for \(relyingParty)"
+        case .securityKeyPIN: "the security key's PIN"
         }
     }
 }

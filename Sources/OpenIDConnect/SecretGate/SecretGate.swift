@@ -14,7 +14,14 @@ import Foundation
 ///   (no mapping: no site), to a program we start (the variable `webauth exec` was asked for),
 ///   and to an application on the bus only for the accounts ``grantedAccounts`` gives it (the
 ///   app that signed an account in, and those the person allowed);
-/// - a variable of ours named in ``withheldVariables`` goes to no program.
+/// - a variable of ours named in ``withheldVariables`` goes to no program;
+/// - a passkey's signature (``ReleasedSecret/passkeySignature(relyingParty:authenticator:)``) goes
+///   to a page whose origin (as the engine saw it commit) is `https` or on this machine and whose
+///   host is the relying party or under it; the virtual authenticator's only when a login script
+///   drives the session (``drivenByLoginScript``) and to a site of ``pageHosts``, so a page a
+///   person works in never silently uses a software key, and a script's key signs for the
+///   provider's hosts only;
+/// - a security key's PIN goes to the security key only.
 public struct SecretGate: Sendable, Hashable {
     /// Hosts that may receive page secrets, lower case, IPv6 literals without brackets.
     public let pageHosts: Set<String>
@@ -24,21 +31,26 @@ public struct SecretGate: Sendable, Hashable {
     public let withheldVariables: Set<String>
     /// The accounts (profiles) each application on the bus may receive tokens of, by its identity.
     public let grantedAccounts: [String: Set<String>]
+    /// Whether a login script drives the session this gate guards (the virtual authenticator's condition).
+    public let drivenByLoginScript: Bool
 
     /// A gate for page secrets going to `pageHosts`, tokens going where `credentialHosts` says
     /// and to the applications `grantedAccounts` names, and `withheldVariables` kept from programs
     /// (by default ``SecretVariables/known``).
     public init(pageHosts: some Sequence<String> = [], credentialHosts: CredentialHostMap? = nil,
-                withheldVariables: Set<String> = SecretVariables.known, grantedAccounts: [String: Set<String>] = [:]) {
+                withheldVariables: Set<String> = SecretVariables.known, grantedAccounts: [String: Set<String>] = [:],
+                drivenByLoginScript: Bool = false) {
         self.pageHosts = Set(pageHosts.map(SecretRecipient.bare))
         self.credentialHosts = credentialHosts
         self.withheldVariables = withheldVariables
         self.grantedAccounts = grantedAccounts
+        self.drivenByLoginScript = drivenByLoginScript
     }
 
-    /// A gate for a sign-in page: page secrets go to `providerURL`'s host and `secretHosts`.
-    public init(providerURL: URL, secretHosts: some Sequence<String>) {
-        self.init(pageHosts: [providerURL.host].compactMap { $0 } + Array(secretHosts))
+    /// A gate for a sign-in page: page secrets go to `providerURL`'s host and `secretHosts`;
+    /// `drivenByLoginScript` when a login script drives it.
+    public init(providerURL: URL, secretHosts: some Sequence<String>, drivenByLoginScript: Bool = false) {
+        self.init(pageHosts: [providerURL.host].compactMap { $0 } + Array(secretHosts), drivenByLoginScript: drivenByLoginScript)
     }
 
     /// Lets `secret` go to `recipient`, or throws why not.
@@ -77,6 +89,16 @@ public struct SecretGate: Sendable, Hashable {
             return grantedAccounts[app]?.contains(profile) == true ? nil : .notGranted
         case (.environmentVariable(let name), .process):
             return withheldVariables.contains(name) ? .withheldVariable : nil
+        case (.passkeySignature(let relyingParty, let authenticator), .site):
+            guard recipient.isPrivateTransport else { return .notPrivate }
+            guard let host = recipient.comparableHost, host == relyingParty || host.hasSuffix("." + relyingParty) else {
+                return .otherRelyingParty
+            }
+            guard authenticator == .virtual else { return nil }
+            guard drivenByLoginScript else { return .noLoginScript }
+            return pageHosts.contains(host) ? nil : .hostNotAllowed(allowed: pageHosts.sorted())
+        case (.securityKeyPIN, .securityKey):
+            return nil
         default:
             return .wrongKindOfRecipient
         }

@@ -12,6 +12,8 @@ public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
     /// An application calling the sign-in broker on the session bus, by the identity the broker
     /// gave it: a Flatpak app ID, or an executable's path (and an interpreter's script).
     case application(String)
+    /// The FIDO2 security key a request is on (its PIN goes there, through libfido2, and nowhere else).
+    case securityKey
 
     /// The site of a URL, or `nil` when it has no host.
     public static func site(of url: String) -> SecretRecipient? {
@@ -54,6 +56,8 @@ public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
             return name
         case .application(let id):
             return "the app \(id)"
+        case .securityKey:
+            return "the security key"
         }
     }
 }

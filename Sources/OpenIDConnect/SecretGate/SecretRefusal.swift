@@ -21,6 +21,10 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case wrongKindOfRecipient
         /// The person has not allowed the application to use the account (or denied it).
         case notGranted
+        /// A passkey for one relying party, asked for by a page outside it.
+        case otherRelyingParty
+        /// The virtual authenticator, with no login script driving the session (a person's page).
+        case noLoginScript
     }
 
     /// What would have been released.
@@ -49,6 +53,8 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case .unsafeCharacters: "the provider's token holds characters outside printable ASCII (%x20-7E)"
         case .wrongKindOfRecipient: "that kind of secret never goes there"
         case .notGranted: "the person has not allowed that app to use the account"
+        case .otherRelyingParty: "the page is not on that relying party's domain"
+        case .noLoginScript: "the virtual authenticator answers only when a login script drives the sign-in"
         }
         return "refusing to send \(secret) to \(recipient): \(why)"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import WebAuthFormats
 import WebAuthSession
 

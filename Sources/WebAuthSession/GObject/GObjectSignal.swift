@@ -130,3 +130,11 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitUserContent
         Self { cwk_connect_script_message_received($0, name, $1, $2, $3) }
     }
 }
+
+extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitUserContentManager>, Handler == CWKScriptMessageWithReplyHandler {
+    /// `WebKitUserContentManager::script-message-with-reply-received::NAME`: a page posted to the
+    /// message handler `name` and waits for the reply (see ``ScriptMessageReply``).
+    static func scriptMessageWithReplyReceived(_ name: String) -> Self {
+        Self { cwk_connect_script_message_with_reply_received($0, name, $1, $2, $3) }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 
 /// Everything needed to fix a login script without running it again: the failed step and why,
 /// the page's URL, title and visible text, a screenshot, and the navigation log.

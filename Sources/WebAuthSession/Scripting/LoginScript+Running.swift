@@ -19,6 +19,7 @@ extension LoginScript {
                     progress: @Sendable (_ number: Int, _ step: LoginStep) -> Void = { _, _ in }) async throws(LoginScriptError) {
         let destination = SecretDestination(providerURL: session.url, allowlist: secretHosts)
         await session.answerHTTPAuthentication(with: await httpCredential(environment: environment, http: http))
+        if let passkey { await session.usePasskeys(passkey, secretHosts: secretHosts) }
         for (index, step) in steps.enumerated() {
             progress(index + 1, step)
             do {

@@ -6,7 +6,7 @@ import OpenIDConnect
 /// loopback host. A phishing page the provider's login redirects to, or a page downgraded to
 /// plain `http`, gets nothing.
 struct SecretDestination: Sendable, Hashable {
-    /// The rule, as for every other secret: ``SecretGate`` with the page hosts below.
+    /// The rule, as for every other secret: `SecretGate` with the page hosts below.
     let gate: SecretGate
     /// The lower-case host names secrets may go to.
     var hosts: Set<String> { gate.pageHosts }

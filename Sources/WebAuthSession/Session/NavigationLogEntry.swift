@@ -40,6 +40,9 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         /// The window showed WebKit's credentials dialog for a server's HTTP authentication
         /// (``value``: the host, ``detail``: the realm).
         case httpAuthenticationDialog = "http-authentication-dialog"
+        /// The page made a WebAuthn request (``value``: the relying party, ``detail``: the
+        /// operation and what came of it).
+        case passkey
     }
 
     /// `(event, ms)`, or `nil` for events too frequent for a log (load progress).
@@ -51,11 +54,12 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case .loadCommitted(let url, _, let tls): (kind, value, detail) = (.loadCommitted, url, "TLS: \(tls)")
         case .loadFinished(let url): (kind, value, detail) = (.loadFinished, url, nil)
         case .titleChanged(let title): (kind, value, detail) = (.title, title, nil)
-        case .progress, .idleWarningShown, .idleWarningDismissed, .touchKeyboard: return nil
+        case .progress, .idleWarningShown, .idleWarningDismissed, .touchKeyboard, .securityKeyDialog: return nil
         case .printRefused(let url): (kind, value, detail) = (.printRefused, url, nil)
         case .contextMenuRefused(let url): (kind, value, detail) = (.contextMenuRefused, url, nil)
         case .fileChooserRefused(let url): (kind, value, detail) = (.fileChooserRefused, url, nil)
         case .httpAuthenticationDialogShown(let host, let realm): (kind, value, detail) = (.httpAuthenticationDialog, host, "realm: \(realm)")
+        case .passkey(let operation, let relyingParty, let outcome): (kind, value, detail) = (.passkey, relyingParty, "\(operation.rawValue): \(outcome)")
         case .navigation(let decision):
             switch decision.verdict {
             case .allowed: (kind, value, detail) = (.allowed, decision.url, nil)

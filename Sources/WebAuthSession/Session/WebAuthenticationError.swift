@@ -1,4 +1,5 @@
 import OpenIDConnect
+import WebAuthn
 
 /// Why a sign-in session did not return a callback. Each case carries what a caller needs to act.
 /// The URLs it carries have their values redacted (`URLRedaction`), so a message can be shown or logged.
@@ -57,12 +58,17 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// `status` (4xx or 5xx) instead of a login page: an unknown client ID, a redirect URI it
     /// does not know, a fault of its own. `page` says what its error page showed.
     case providerErrorPage(status: Int, PageSummary)
-    /// The page asked for a passkey or security key (WebAuthn), which WebKitGTK cannot provide:
-    /// the sign-in cannot go on here. `relyingParty` is the site the credential is for (the page's
-    /// host when the request named none it may use); `pageText` is what the page says (trimmed,
-    /// token-like runs hidden). Choose another way to sign in on the provider's page (a password,
-    /// a one-time code), or have the provider offer one for this account.
+    /// The page asked for a passkey or security key (WebAuthn), nothing here could answer (no
+    /// login script's `passkey`, no security key), and the page then settled on that prompt: the
+    /// sign-in cannot go on. `relyingParty` is the site the credential is for (the page's host
+    /// when the request named none it may use); `pageText` is what the page says (its message,
+    /// token-like runs hidden). Give the login script a `passkey`, choose another way to sign in
+    /// on the provider's page (a password, a one-time code), or have the provider offer one.
     case passkeyRequested(operation: PasskeyOperation, relyingParty: String, pageText: String)
+    /// The login script's virtual authenticator cannot use its credentials file (`passkey:
+    /// {credentials_file}`): others can read it, it is damaged, or it cannot be read or written.
+    /// The error names the file.
+    case passkeyCredentialsUnusable(VirtualCredentialFileError)
     /// The provider's Content-Security-Policy (`form-action`) stopped a form the page submitted
     /// (on `page`, values redacted), most likely at its redirect to `redirectURI`: browsers apply
     /// `form-action` to a form's redirects. The provider must allow the redirect URI's scheme
@@ -121,8 +127,9 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
             "the provider's Content-Security-Policy (form-action) stopped the form on \(page), most likely at its redirect to "
                 + "\(redirectURI): the provider must allow that redirect URI there (LemonLDAP::NG: cspFormAction)"
         case .passkeyRequested(let operation, let relyingParty, let text):
-            "the page asks to \(operation) for \(relyingParty), which this browser engine cannot do (no WebAuthn): choose "
-                + "another way to sign in (a password, a one-time code) or ask the provider for one; the page says \"\(text)\""
+            "the page asks for a passkey (to \(operation) for \(relyingParty)) and none is configured: give the login script a "
+                + "passkey (credentials_file), or choose another way to sign in (a password, a one-time code); the page says \"\(text)\""
+        case .passkeyCredentialsUnusable(let error): "\(error)"
         case .proxyAuthenticationFailed(let proxy, let given):
             given ? "the proxy \(proxy) refused the user name and password" : "the proxy \(proxy) asks for a user name and password, and none were given"
         case .httpAuthenticationFailed(let host, let realm):

@@ -31,6 +31,21 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     /// The page's server asked for HTTP authentication (Basic, Digest, NTLM, Negotiate) for
     /// `realm` at `host`, and the window shows WebKit's credentials dialog for a person to answer.
     case httpAuthenticationDialogShown(host: String, realm: String)
+    /// The page asked for a passkey or security key (WebAuthn `navigator.credentials`) for
+    /// `relyingParty`, and this came of it.
+    case passkey(operation: PasskeyOperation, relyingParty: String, outcome: PasskeyOutcome)
+    /// The security key dialog changed: it asks the person to touch their key, or for its PIN, or it closed.
+    case securityKeyDialog(SecurityKeyDialogState)
+}
+
+/// What the security key dialog shows (``WebAuthenticationEvent/securityKeyDialog(_:)``).
+public enum SecurityKeyDialogState: Sendable, Hashable {
+    /// "Touch your security key", for a request of `relyingParty`.
+    case touch(relyingParty: String)
+    /// The PIN field; `triesLeft` after a wrong PIN.
+    case pin(triesLeft: Int?)
+    /// The dialog closed: the request was answered, refused or cancelled.
+    case closed
 }
 
 /// The TLS state of a committed page.

@@ -97,6 +97,12 @@ public struct WebAuthenticationOptions: Sendable {
     /// A window always shows the dialog; a headless session answers with its login script's `http_auth`.
     /// Default: false.
     public var allowsHTTPAuthentication = false
+    /// The FIDO2 security keys a person in a window or kiosk may answer a page's passkey
+    /// requests with (WebAuthn): ``SecurityKeySource/system`` for a USB key through libfido2
+    /// (the person sees "Touch your security key", a PIN field when the key asks, and Cancel).
+    /// Headless sessions ignore it: a login script's `passkey` answers there. Default: none, and
+    /// a page's request gets `NotAllowedError`.
+    public var securityKeys: SecurityKeySource?
 
     /// The defaults.
     public init() {}

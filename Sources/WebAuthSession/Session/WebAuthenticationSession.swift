@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenIDConnect
+import WebAuthn
 
 /// Shows a sign-in page in an embedded WebKitGTK view and returns the redirect to the
 /// application's redirect URI, caught before it reaches the network.
@@ -40,6 +41,8 @@ public final class WebAuthenticationSession {
     /// The login script's answer to HTTP authentication, given before ``start()`` made the page
     /// (`.some(nil)`: the script has none); the page takes it when it is made.
     private var httpCredentialBeforePage: HTTPCredential??
+    /// The login script's virtual authenticator and gate, given before ``start()`` made the page.
+    private var passkeysBeforePage: (authenticator: VirtualAuthenticator, gate: SecretGate)?
     private var startedAt = ContinuousClock.now
     /// What happened so far: page loads, titles, and every navigation decision (load progress
     /// left out). Kept after the session ends, for a harness's artefacts or a trace.
@@ -94,6 +97,7 @@ public final class WebAuthenticationSession {
                 onOutcome: { [weak self] outcome in self?.lifecycle.finish(outcome) })
             if let quiet = settleWatchBeforePage { page?.failWhenSettled(after: quiet) }
             if let credential = httpCredentialBeforePage { page?.answerHTTPAuthentication(with: credential) }
+            if let passkeys = passkeysBeforePage { page?.usePasskeys(passkeys.authenticator, gate: passkeys.gate) }
         } catch {
             lifecycle.finish(.failure(error))
         }
@@ -105,6 +109,25 @@ public final class WebAuthenticationSession {
     func answerHTTPAuthentication(with credential: HTTPCredential?) {
         httpCredentialBeforePage = .some(credential)
         page?.answerHTTPAuthentication(with: credential)
+    }
+
+    /// Answers the page's WebAuthn requests with a login script's virtual authenticator as
+    /// `settings` describe it, for the provider's host and `secretHosts` only; a credentials file
+    /// that cannot be used ends the session with ``WebAuthenticationError/passkeyCredentialsUnusable(_:)``.
+    /// Scripts run one after another with the same settings share one authenticator (its
+    /// in-memory credentials too).
+    func usePasskeys(_ settings: VirtualAuthenticatorSettings, secretHosts: Set<String>) {
+        let authenticator: VirtualAuthenticator
+        if let current = passkeysBeforePage?.authenticator, current.settings == settings {
+            authenticator = current
+        } else {
+            do { authenticator = try VirtualAuthenticator(settings: settings) } catch {
+                return lifecycle.finish(.failure(.passkeyCredentialsUnusable(error)))
+            }
+        }
+        let gate = SecretGate(providerURL: url, secretHosts: secretHosts.union(options.secretHosts), drivenByLoginScript: true)
+        passkeysBeforePage = (authenticator, gate)
+        page?.usePasskeys(authenticator, gate: gate)
     }
 
     /// The outcome is known: the page is told (so it stops reacting) and script waits end.

@@ -73,7 +73,7 @@ public struct ReportedFailure: Error, Sendable, Hashable, CustomStringConvertibl
         // A host the sign-in may not send its secret to (secret_hosts lists the ones it may).
         case .secretRefused: .usage
         case .webProcessTerminated, .noDisplay, .noDisplayForWindow, .loopbackListenerUnavailable, .profileUnavailable, .alreadyStarted, .engineShutDown,
-             .browserUnavailable:
+             .browserUnavailable, .passkeyCredentialsUnusable:
             .localFailure
         }
     }

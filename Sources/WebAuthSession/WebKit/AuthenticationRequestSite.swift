@@ -2,7 +2,7 @@ import OpenIDConnect
 internal import CWebKitGTK
 
 /// The site of a server's request for HTTP authentication or a client certificate, as
-/// ``SecretGate`` takes it: the scheme from the request's security origin, its host and port.
+/// `SecretGate` takes it: the scheme from the request's security origin, its host and port.
 @WebKitActor
 enum AuthenticationRequestSite {
     /// Where `request` comes from. A request for a client certificate comes in a TLS handshake,

@@ -5,7 +5,7 @@ internal import CWebKitGTK
 /// How a page answers a server's request for a client certificate in the TLS handshake (mutual
 /// TLS), and its PKCS#11 token's request for a PIN: with ``WebAuthenticationOptions/clientCertificate``
 /// and its PIN (each new connection asks again); with none, or a PIN asked again as a retry (the token
-/// refused it), the session fails. It goes only where ``SecretGate`` lets it: the sign-in's
+/// refused it), the session fails. It goes only where `SecretGate` lets it: the sign-in's
 /// host and ``WebAuthenticationOptions/secretHosts``.
 @WebKitActor
 struct PageClientCertificate {

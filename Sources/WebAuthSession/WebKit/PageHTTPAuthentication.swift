@@ -3,7 +3,7 @@ import OpenIDConnect
 internal import CWebKitGTK
 
 /// How a page answers a server's own request for HTTP authentication (`401`, Basic or Digest):
-/// a login script's credentials answer it once per realm, and only where ``SecretGate`` lets
+/// a login script's credentials answer it once per realm, and only where `SecretGate` lets
 /// the password go (the sign-in's host or `secret_hosts`, over https or to a loopback host); a
 /// headless page with none fails; a window shows WebKit's own credentials dialog; a kiosk
 /// refuses unless its options allow it.

@@ -2,7 +2,8 @@ internal import CWebKitGTK
 
 /// A user script that talks to the engine: its script message handler registered, then the
 /// script added to every top-frame document at its start, in one world (the page's own when
-/// `world` is nil). The passkey stub, the form-action watch and the kiosk's focus watch are each one.
+/// `world` is nil). The form-action watch and the kiosk's focus watch are each one (the passkey channel, whose
+/// handler answers, installs its own: `PasskeyChannel`).
 @WebKitActor
 enum PageScriptChannel {
     /// Installs `source`, posting to `channel`, in `view`'s pages. `connect` connects the

@@ -17,6 +17,7 @@ extension SignInPage {
         case WEBKIT_LOAD_REDIRECTED:
             emit(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
+            passkeys.documentCommitted(uri: rawURL)
             receive(.loadCommitted(errorStatus: Self.errorStatus(of: view)))
             let tls = networkAnswers.tlsState(of: view)
             presentation?.pageCommitted(host: host, tls: tls)

@@ -34,6 +34,8 @@ final class SignInPage {
     var pageChangeWaiters: [@WebKitActor () -> Void] = []
     /// The task that wakes the flow at its settle deadline.
     var settleWatch: Task<Void, Never>?
+    /// The page's WebAuthn requests and what answers them (`+Passkeys`).
+    var passkeys: PasskeyRequests
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
     private let onOutcome: @WebKitActor (Outcome) -> Void
     let logger: Logger
@@ -50,15 +52,17 @@ final class SignInPage {
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
+        passkeys = PasskeyRequests(gate: SecretGate(providerURL: startURL, secretHosts: options.secretHosts))
         let parts = try PageConstruction(startURL: startURL, policy: policy, options: options, logger: logger)
         (viewReference, presentation, networkAnswers, privateContext) = (parts.view, parts.presentation, parts.networkAnswers, parts.privateContext)
         let (view, window) = (parts.view.pointer, parts.presentation.window)
         windowReference = GObjectReference(retaining: window)
         connectSignals(view: view, window: window)
         connections += parts.presentation.connect(view, to: self)
-        connections.append(PasskeyStub.install(in: view, reportingTo: self))
+        connections.append(PasskeyChannel.install(in: view, reportingTo: self))
         connections.append(FormActionWatch.install(in: view, reportingTo: self))
         LiveSignInPages.shared.register(self, view: view)
+        if let keys = options.securityKeys, options.presentation != .headless { offerSecurityKeys(keys) }
         gtk_widget_show_all(window)
         parts.request.withPointer { webkit_web_view_load_request(view, $0) }
     }
@@ -141,6 +145,7 @@ final class SignInPage {
     }
 
     private func report(_ outcome: Outcome) {
+        let outcome = settledOnPasskeyPrompt(outcome)
         switch outcome {
         case .success(let callback): logger.info("redirect captured", metadata: ["callback": "\(callback)"])
         case .failure(let error): logger.info("sign-in page ended", metadata: ["reason": "\(error)"])
@@ -183,6 +188,7 @@ final class SignInPage {
         connections = []
         settleWatch?.cancel()
         (settleWatch, loopbackListener) = (nil, nil)
+        passkeys.documentCommitted(uri: "about:blank")  // requests under way end with the page
         if let view { LiveSignInPages.shared.unregister(view: view) }
         (windowReference, viewReference) = (nil, nil)
         if let privateContext { WebContextsByProfile.shared.forget(privateContext.context.pointer) }

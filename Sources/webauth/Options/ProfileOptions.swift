@@ -76,6 +76,8 @@ struct PresentationOptions: ParsableArguments {
     func sessionOptions(websiteData: WebAuthenticationOptions.WebsiteData, within deadline: CommandDeadline) -> WebAuthenticationOptions {
         var options = WebAuthenticationOptions()
         options.presentation = headless ? .headless : .window()
+        // A person at the popup may answer a page's passkey request with a USB security key.
+        if !headless { options.securityKeys = .system }
         options.timeout = max(deadline.remaining, .milliseconds(1))
         options.websiteData = websiteData
         return options

@@ -52,6 +52,8 @@ final class Narrator: Sendable {
                     write("page \(URLComponents(string: String(url.prefix { $0 != "?" && $0 != "#" }))?.path ?? "") from \(host)")
                 case .navigation(let decision) where verbose || (!quiet && decision.verdict != .allowed):
                     write("navigation \(decision)")
+                case .passkey(let operation, let relyingParty, let outcome) where !quiet:
+                    write("passkey: \(operation) for \(relyingParty): \(outcome)")
                 default: break
                 }
             }

@@ -32,6 +32,9 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Sign in with a one-time code sent to alice@example.com (read from the provider's outbox) instead of a password.")
     var emailCode = false
 
+    @Flag(help: "Register a passkey for alice on the provider's account page, then sign in with it alone (a login script's virtual authenticator, in memory; the provider runs on localhost).")
+    var passkey = false
+
     @Option(help: "embedded (the login page in the engine) or device (the device grant: this process shows a code, a headless \"phone\" approves it).")
     var flow: LoginFlow = .embedded
 
@@ -43,6 +46,9 @@ struct Demo: AsyncParsableCommand {
 
     func validate() throws {
         guard flow != .browser else { throw ValidationError("the demo signs in --flow embedded or --flow device") }
+        if passkey, interactive || emailCode || flow != .embedded {
+            throw ValidationError("--passkey is a scripted embedded sign-in: not with --interactive, --email-code or --flow device")
+        }
     }
 
     func run() async throws {
@@ -60,7 +66,8 @@ struct Demo: AsyncParsableCommand {
             settings.clients = [OpenIDProvider.Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"],
                                                       requiresConsent: true)]
             let provider: OpenIDProvider
-            do { provider = try await OpenIDProvider.start(configuration: settings) } catch {
+            // A passkey's relying party is a domain: localhost, not 127.0.0.1.
+            do { provider = try await OpenIDProvider.start(configuration: settings, host: passkey ? "localhost" : "127.0.0.1") } catch {
                 throw CommandFailure(.localFailure, "the development provider could not start: \(error)")
             }
             narrator.say("OpenID provider at \(provider.issuer)")
@@ -70,7 +77,7 @@ struct Demo: AsyncParsableCommand {
             options.presentation = interactive ? .window() : presentation.sessionPresentation
             options.timeout = .seconds(timeout)
             let outbox = URL(string: provider.issuer + "/outbox?email=" + OpenIDProvider.User.alice.email)!
-            let emailCode = self.emailCode, interactive = self.interactive
+            let emailCode = self.emailCode, interactive = self.interactive, passkey = self.passkey
             let camera = Camera(directory: screenshots.map { URL(fileURLWithPath: $0) }, narrator: narrator)
             let scopes = ["openid", "profile", "email", "offline_access"]
             do {
@@ -85,6 +92,7 @@ struct Demo: AsyncParsableCommand {
                             try await client.signIn(scopes: scopes, options: options) { session in
                                 narrator.follow(session)
                                 guard !interactive else { return }
+                                if passkey { return try await Self.signInWithPasskey(session, narrator, camera) }
                                 try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator, camera)
                                                     : Self.signInWithPassword(session, narrator, camera)
                             }
@@ -147,7 +155,7 @@ struct Demo: AsyncParsableCommand {
         try await allow(session, narrator, camera)
     }
 
-    private static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
+    static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
         try await session.waitForElement("#allow")
         await camera.shoot(session, "3-consent")
         narrator.say("allowing access on the consent page")

@@ -16,7 +16,7 @@ struct Provider: AsyncParsableCommand {
             are demo passwords and it speaks plain HTTP.
             """)
 
-    @Option(help: "Loopback address to listen on.")
+    @Option(help: "Loopback address to listen on (localhost for passkeys: a relying party is a domain, not an address).")
     var host = "127.0.0.1"
 
     @Option(help: "Port (0: a free one).")

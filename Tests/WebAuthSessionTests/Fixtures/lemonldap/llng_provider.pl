@@ -12,11 +12,12 @@
 # Issuer: http://localhost:PORT (a host name, since LemonLDAP::NG's SSO cookie needs a domain, and
 # a loopback one, so a login script may type a password into it over plain http; the cookie's
 # domain attribute is taken off on the way out, below). Demo users
-# (password = login): dwho, msmith, and rtyler, who has a TOTP second factor (SHA1, 6 digits,
+# (password = login): dwho, msmith, jharkness (added here, for the WebAuthn test alone), and rtyler, who has a TOTP second factor (SHA1, 6 digits,
 # 30 s) with the secret LLNG_TOTP_SECRET. Public client "webauth-public" (PKCE required) and
 # confidential client "webauth-confidential" (secret LLNG_CLIENT_SECRET, client_secret_basic),
 # both with redirect and post-logout redirect URI com.example.webauth:/callback, refresh tokens,
-# and the consent screen, remembered in the persistent session.
+# and the consent screen, remembered in the persistent session. WebAuthn is a second factor any
+# user may register on /2fregisters/webauthn (issue 31); its relying party ID is the portal's host.
 use strict;
 use warnings;
 use Crypt::OpenSSL::RSA;
@@ -91,6 +92,21 @@ sub hostOnlyCookies {
             }
         });
     };
+}
+
+# WebAuthn's relying party ID is a host, never host:port (WebAuthn §5.1.3: an rpId is a domain).
+# LemonLDAP::NG 2.16 builds it from the portal URL's authority ("localhost:PORT") and has no setting
+# for it (its code says "TODO make this configurable"; 2.17 adds webauthnRpId): the two classes
+# that compose its WebAuthn role get the portal's host instead, as that setting would give.
+require URI;
+require Lemonldap::NG::Portal::UserDB::Demo;
+$Lemonldap::NG::Portal::UserDB::Demo::demoAccounts{jharkness} = { uid => 'jharkness', cn => 'Jack Harkness', mail => 'jharkness@badwolf.org' };
+require Lemonldap::NG::Portal::2F::WebAuthn;
+require Lemonldap::NG::Portal::2F::Register::WebAuthn;
+for my $class (qw(Lemonldap::NG::Portal::2F::WebAuthn Lemonldap::NG::Portal::2F::Register::WebAuthn)) {
+    no strict 'refs';
+    no warnings 'redefine';
+    *{"${class}::_build_rp_id"} = sub { URI->new($_[0]->{conf}->{portal})->host };
 }
 
 require Lemonldap::NG::Portal::Main;

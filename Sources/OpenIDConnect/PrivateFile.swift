@@ -1,6 +1,7 @@
 import Foundation
 
-/// Files that describe a sign-in (failure reports, traces, screenshots): created 0600 in folders
+/// Files that describe a sign-in (failure reports, traces, screenshots) or hold a secret (the
+/// virtual authenticator's credentials): created 0600 in folders
 /// created 0700, and replaced atomically, so no other local user can read them and no reader
 /// ever sees half a file. A folder that already exists keeps the mode its owner gave it.
 package enum PrivateFile {
@@ -53,7 +54,7 @@ package struct PrivateFileError: Error, Sendable, Hashable, CustomStringConverti
     /// The system's reason.
     package let reason: String
 
-    init(path: String, errno code: Int32) {
+    package init(path: String, errno code: Int32) {
         self.path = path
         self.reason = String(cString: strerror(code))
     }
