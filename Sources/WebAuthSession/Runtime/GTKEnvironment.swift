@@ -11,9 +11,12 @@ internal import CWebKitGTK
 /// cache there too (``privateShaderCache(_:)``); with no D-Bus
 /// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``); with
 /// ``EngineConfiguration/trustedNegotiateSites``, the network process's list of them (see
-/// ``NegotiateTrust``). Everything else the engine does is decided by ``EngineConfiguration``
+/// ``NegotiateTrust``); and GnuTLS's priorities without session tickets, so no sign-in resumes
+/// another's TLS session (see ``TLSSessionTickets``). Everything else the engine does is decided by ``EngineConfiguration``
 /// and the options passed in. A GTK application that initialised GTK itself keeps its
-/// environment as it is, but for the sites trusted for Negotiate that it configured.
+/// environment as it is, but for the sites trusted for Negotiate that it configured and the TLS
+/// priorities (which reach WebKit's network process only if it starts after the engine: a host that
+/// used WebKit before keeps its process's).
 ///
 /// A private Xvfb is only for what no person needs to see (headless pages, scripts), unless the
 /// configuration asks for it (``EngineConfiguration/Display/virtual``): a window or a kiosk with
@@ -50,6 +53,9 @@ package enum GTKEnvironment {
         let negotiate = NegotiateTrust.value(for: runtime.configuration.trustedNegotiateSites,
                                              existing: ProcessInfo.processInfo.environment[NegotiateTrust.variable])
         if let negotiate { setenv(NegotiateTrust.variable, negotiate, 1) }
+        let environment = ProcessInfo.processInfo.environment
+        setenv(TLSSessionTickets.variable, TLSSessionTickets.value(existing: environment[TLSSessionTickets.variable],
+                                                                  systemDefault: TLSSessionTickets.systemDefault(environment)), 1)
         if gdk_display_get_default() != nil { return .success(()) }
         if runtime.configuration.display == .virtual || !hasDisplayVariable {
             do {
