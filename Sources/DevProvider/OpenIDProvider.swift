@@ -86,6 +86,8 @@ public final class OpenIDProvider: Sendable {
         var lastTOTPSteps: [String: UInt64] = [:]
         var outbox: [OutboxMessage] = []
         var requestCounts: [String: Int] = [:]
+        /// Who waits for a path's first request (``firstRequest(to:)``).
+        var requestWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
         var signedOutHints: [String] = []
         var languagesAsked: [LanguagesAsked] = []
         var faults: Set<ProviderFault> = []
@@ -185,6 +187,18 @@ public final class OpenIDProvider: Sendable {
     /// How many requests reached `path` (for example `/token` with `grant_type=refresh_token`: see ``refreshCount``).
     public func requestCount(_ path: String) -> Int { state.withLock { $0.requestCounts[path] ?? 0 } }
 
+    /// Returns once a request has reached `path` (at once if one has).
+    public func firstRequest(to path: String) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let reached = state.withLock { state in
+                if state.requestCounts[path, default: 0] > 0 { return true }
+                state.requestWaiters[path, default: []].append(waiter)
+                return false
+            }
+            if reached { waiter.resume() }
+        }
+    }
+
     /// How many refresh-token grants the token endpoint has answered, successful or not.
     public var refreshCount: Int { requestCount("/token#refresh_token") }
 
@@ -212,7 +226,11 @@ public final class OpenIDProvider: Sendable {
     }
 
     private func route(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
-        state.withLock { $0.requestCounts[request.path, default: 0] += 1 }
+        let waiters = state.withLock { state in
+            state.requestCounts[request.path, default: 0] += 1
+            return state.requestWaiters.removeValue(forKey: request.path) ?? []
+        }
+        for waiter in waiters { waiter.resume() }
         if has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument)

@@ -29,6 +29,12 @@ public struct IDTokenValidator: Sendable {
         self.keySet = JWKSCache(url: jwksURI, http: http)
     }
 
+    /// Starts fetching the provider's key set, so that validating the sign-in's token later does
+    /// not wait for it (a failure is forgotten: validation fetches again).
+    public func prefetchKeys() async {
+        await keySet.prefetch()
+    }
+
     /// Validates `token`.
     /// - Parameters:
     ///   - token: the compact JWT, as received.

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import Synchronization
 import Testing
 
 @Suite("ID token validation")
@@ -115,6 +116,36 @@ struct IDTokenValidatorTests {
         validator.now = { Self.now + 122 }
         await expectRejected(new.sign(claims(provider), kid: "nobody"), .unknownKey(kid: "nobody"), by: validator)
         #expect(provider.count("/jwks") == 3, "exactly one refetch for an unknown kid")
+    }
+
+    @Test("a prefetched key set serves the token with no fetch of its own, and keys rotated after it are fetched once more")
+    func prefetched() async throws {
+        let old = TestSigner(generation: 1)
+        let (provider, validator) = try await setUp(old)
+        await validator.prefetchKeys()
+        await validator.prefetchKeys()
+        _ = try await validator.validate(old.sign(claims(provider)), nonce: Self.nonce)
+        #expect(provider.count("/jwks") == 1, "one fetch for two prefetches and a token")
+        // A person may take minutes on the page: a prefetched set does not stop a rotated key.
+        let new = TestSigner(generation: 2)
+        provider.json("/jwks", new.jwks)
+        _ = try await validator.validate(new.sign(claims(provider)), nonce: Self.nonce)
+        #expect(provider.count("/jwks") == 2)
+    }
+
+    @Test("a prefetch that failed is forgotten: the token's validation fetches the key set itself")
+    func failedPrefetch() async throws {
+        let signer = TestSigner()
+        let (provider, validator) = try await setUp(signer)
+        let answered = Mutex(0)
+        provider.on("/jwks") { _ in
+            answered.withLock { $0 += 1; return $0 } == 1
+                ? LocalHTTPResponse(status: 503, body: "busy")
+                : LocalHTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: signer.jwks.description)
+        }
+        await validator.prefetchKeys()
+        _ = try await validator.validate(signer.sign(claims(provider)), nonce: Self.nonce)
+        #expect(provider.count("/jwks") == 2)
     }
 
     @Test("unknown kids refetch the key set at most once a minute")

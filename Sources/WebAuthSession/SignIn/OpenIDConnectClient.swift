@@ -106,6 +106,9 @@ public actor OpenIDConnectClient {
         let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
                                            responseMode: responseMode, scopes: scopes, additionalParameters: parameters)
         let url = try await mapping(await startURL(of: request, configuration), as: SignInError.openIDConnect)
+        // Fetched while the page is shown, not after the redirect (a provider without a key set
+        // fails at validation, as before).
+        await (try? idTokenValidator(configuration))?.prefetchKeys()
         let session = WebAuthenticationSession(url: url, redirectURI: redirectURI, options: options)
         let callback = try await present(session, script: script)
         return try await mapping(await complete(callback, request: request, configuration: configuration), as: SignInError.openIDConnect)
