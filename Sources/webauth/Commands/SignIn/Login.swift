@@ -65,6 +65,10 @@ struct Login: AsyncParsableCommand {
             }
             let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
             try settings.network.prepareEngine(websiteData: profile.websiteData())
+            // A headless page starts the engine (its Xvfb, GTK, the web context and its sandbox
+            // check) while discovery and the profile's store are on their way; a failure there is
+            // the page's own when it opens.
+            if presentation.headless, self.flow == nil, !systemBrowser { Task { try? await WebAuthEngine.prewarm() } }
             let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
                 : scopes.flatMap { $0.split(separator: " ").map(String.init) }
             let signIn = { @Sendable () async throws -> AuthState in
