@@ -27,7 +27,7 @@ final class BrokerObject {
         self.idle = idle
         self.logger = logger
         self.accounts = accounts
-        tokens = TokenService(accounts: accounts)
+        tokens = TokenService(accounts: accounts, configuration: configuration)
     }
 
     /// The interface as exported.
@@ -65,7 +65,7 @@ final class BrokerObject {
 
     private func signIn(_ call: IncomingCall) throws(BrokerError) {
         let options = try SignInOptions(call.options(1))
-        let service = SignInService(accounts: accounts, environment: configuration.environment, logger: logger)
+        let service = SignInService(accounts: accounts, configuration: configuration, logger: logger)
         try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
             if let existing = try await self.accounts.load(options.account).state {
                 try await self.access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: parent)
@@ -79,7 +79,7 @@ final class BrokerObject {
 
     private func signOut(_ call: IncomingCall) throws(BrokerError) {
         let options = try SignOutOptions(call.options(1))
-        let service = SignOutService(accounts: accounts, environment: configuration.environment, logger: logger)
+        let service = SignOutService(accounts: accounts, configuration: configuration, logger: logger)
         try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
             guard let existing = try await self.accounts.load(options.account).state else {
                 throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'")
