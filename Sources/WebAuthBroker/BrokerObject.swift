@@ -145,13 +145,20 @@ final class BrokerObject {
         return BrokerResults.token(token, account: account, state: state)
     }
 
-    /// The login script `path` names, when the broker allows scripts.
+    /// The login script `path` names, when the broker allows scripts; not one that reads a
+    /// variable the broker's process environment keeps (``ScriptEnvironment``).
     private func loadScript(_ path: String?) throws(BrokerError) -> LoginScript? {
         guard let path else { return nil }
         guard configuration.allowsScripts else {
             throw .invalidArgument("option 'script' needs a broker started with --allow-scripts (for tests and CI)")
         }
-        do { return try LoginScript(contentsOfFile: path) } catch { throw .invalidArgument("\(error)") }
+        let script: LoginScript
+        do { script = try LoginScript(contentsOfFile: path) } catch { throw .invalidArgument("\(error)") }
+        if let kept = script.environmentVariableNames.sorted().first(where: ScriptEnvironment.keeps) {
+            throw .invalidArgument("the login script reads $\(kept), which stays in the broker's environment (WebKit's processes inherit it): "
+                + "give the secret a variable of its own")
+        }
+        return script
     }
 
     /// The caller's `parent_window`.

@@ -23,7 +23,7 @@ struct BrokerCommand: AsyncParsableCommand {
             saved client's secret or key is found as webauth token finds it.
             """)
 
-    @Flag(help: "Accept a login script (the option script) from callers: for tests and CI only.")
+    @Flag(help: "Accept a login script (the option script) from callers: for tests and CI only. Its secrets are read from memory: every variable but the session's (XDG_*, DISPLAY, PATH, the locale, the proxy...) leaves the broker's environment.")
     var allowScripts = false
 
     @Option(help: ArgumentHelp("Leave after this many seconds with nothing in flight.", valueName: "seconds"))
@@ -53,6 +53,8 @@ struct BrokerCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(.localFailure, "\(error)")
             }
+            // A login script's secrets are read from memory: they leave the environment before GTK starts.
+            if allowScripts { CommandEnvironment.withholdSecrets(ScriptEnvironment.withheld(from: CommandEnvironment.original)) }
             var broker = BrokerConfiguration(environment: CommandEnvironment.original)
             broker.allowsScripts = allowScripts
             broker.idleTimeout = .seconds(idleTimeout)
