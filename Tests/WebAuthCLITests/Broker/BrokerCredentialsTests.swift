@@ -13,9 +13,7 @@ struct BrokerCredentialsTests {
     var webauth = WebAuthBinary()
 
     init() {
-        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
-        // No proxy of the machine's (a CI runner may set one): the configuration file is the only route given.
-        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] { webauth.environment[name] = "" }
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password  // the machine's proxy is never passed on: the file's is the only route
     }
 
     /// Signs alice in as `profile` with `webauth login` and `extra`.
@@ -30,13 +28,6 @@ struct BrokerCredentialsTests {
         let granted = try await webauth(["broker", "--grant", try bus.pythonApp(BrokerClient.call), account])
         try #require(granted.status == 0, "stderr: \(granted.stderr)")
         return try await bus.call(["account": .string(account)])
-    }
-
-    /// Writes `json` as the default configuration file, which `webauth broker` reads when it starts.
-    func configure(_ json: String) throws {
-        let folder = webauth.home.appendingPathComponent("config/webauth")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try json.write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
     }
 
     @Test("GetToken refreshes an account whose client authenticates with a secret (its file) or a private key (private_key_jwt), as webauth token does")
@@ -75,7 +66,7 @@ struct BrokerCredentialsTests {
         let provider = try await OpenIDProvider.start(configuration: settings)
         try await login(provider, profile: "work", ["--client-id", "webauth-demo"])
         let proxy = try await Tinyproxy.start(in: webauth.home)
-        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        try webauth.configure(#"{"proxy": "\#(proxy.url)"}"#)
         let bus = try await BrokerBus.start(webauth, environment: ["ALICE_PASSWORD": OpenIDProvider.User.alice.password])
         defer { Task { await bus.stop() } }
 
@@ -103,7 +94,7 @@ struct BrokerCredentialsTests {
         await without.stop()
         #expect(refused["error_name"]?.stringValue == "org.webauthsession.Error.NetworkError", "\(refused)")
 
-        try configure(#"{"ca_file": "\#(front.caFile)"}"#)
+        try webauth.configure(#"{"ca_file": "\#(front.caFile)"}"#)
         let bus = try await BrokerBus.start(webauth)
         defer { Task { await bus.stop() } }
         let token = try await getToken(bus, "work")

@@ -34,17 +34,21 @@ struct BrokeredTokenTests {
         bus.brokerLog.components(separatedBy: "a token of the account '\(account)' went to webauth").count - 1
     }
 
+    /// A broker on its bus (stop it) with the account `work` signed in by the tests' client, and its access token.
+    func brokerWithWork() async throws -> (BrokerFixture, String) {
+        let fixture = try await BrokerFixture.start(webauth)
+        let signedIn = try await fixture.signIn("work")
+        let token = signedIn["results"]?["access_token"]?.stringValue
+        if token == nil { await fixture.bus.stop() }
+        return (fixture, try #require(token, "\(signedIn)\nbroker: \(fixture.bus.brokerLog)"))
+    }
+
     @Test("token, git-credential, docker-credential and kubernetes-credential get the account's token from the broker (their own store has none), which knows them as webauth")
     func throughTheBroker() async throws {
-        let fixture = try await BrokerFixture.start(webauth)
+        let (fixture, token) = try await brokerWithWork()
         let bus = fixture.bus
         defer { Task { await bus.stop() } }
-        let signedIn = try await fixture.signIn("work")
-        let token = try #require(signedIn["results"]?["access_token"]?.stringValue, "\(signedIn)\nbroker: \(bus.brokerLog)")
-        let folder = webauth.home.appendingPathComponent("config/webauth")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try #"{"credential_hosts": {"git.example.com": "work", "registry.example.com": "work"}}"#
-            .write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        try webauth.configure(#"{"credential_hosts": {"git.example.com": "work", "registry.example.com": "work"}}"#)
 
         let alone = try await webauth(["token", "--profile", "work"], environment: ["XDG_STATE_HOME": commandState.path])
         #expect(alone.status == 6, "without the bus the commands' own store has no sign-in: \(alone.stderr)")
@@ -69,11 +73,9 @@ struct BrokeredTokenTests {
 
     @Test("the broker's answer is the command's: an account the broker has not is exit 6 though the command's own store has it")
     func brokersAnswerCounts() async throws {
-        let fixture = try await BrokerFixture.start(webauth)
+        let (fixture, _) = try await brokerWithWork()
         let bus = fixture.bus
         defer { Task { await bus.stop() } }
-        let signedIn = try await fixture.signIn("work")
-        try #require(signedIn["response"]?.numberValue == 0, "\(signedIn)\nbroker: \(bus.brokerLog)")
         try copySignIn("work", as: "mine")
         let local = try await webauth(["token", "--profile", "mine"], environment: ["XDG_STATE_HOME": commandState.path])
         #expect(local.status == 0, "the command's own store has 'mine': \(local.stderr)")
@@ -85,11 +87,9 @@ struct BrokeredTokenTests {
 
     @Test("a broker that cannot serve the request (its copy of the sign-in is unreadable: Failed) leaves the command to its own store")
     func fallsBackWhenTheBrokerCannotServe() async throws {
-        let fixture = try await BrokerFixture.start(webauth)
+        let (fixture, token) = try await brokerWithWork()
         let bus = fixture.bus
         defer { Task { await bus.stop() } }
-        let signedIn = try await fixture.signIn("work")
-        let token = try #require(signedIn["results"]?["access_token"]?.stringValue, "\(signedIn)\nbroker: \(bus.brokerLog)")
         try copySignIn("work", as: "damaged")
         try "not a sign-in".write(to: webauth.home.appendingPathComponent("state/webauthsession/damaged.json"), atomically: true, encoding: .utf8)
 
