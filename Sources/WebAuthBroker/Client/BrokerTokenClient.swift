@@ -5,7 +5,7 @@ import WebAuthSession
 internal import CGDBus
 
 /// `webauth`'s own side of the broker: `GetToken` of the broker running on the session bus, so a
-/// command that only needs a token reads no store (no keyring round trip) while one runs. It never
+/// command that only needs a token neither probes the keyring nor reads a store while one runs. It never
 /// starts a broker (`G_DBUS_CALL_FLAGS_NO_AUTO_START`): with none running, or one that cannot serve
 /// the request, the command reads the saved sign-in itself, as it does without a broker.
 public enum BrokerTokenClient {
