@@ -80,7 +80,7 @@ struct BrokerWindowTests {
         #expect(plain["response"]?.numberValue == 0, "\(plain)\nbroker: \(bus.brokerLog)")
         #expect(!mutter.log.contains("over transient parent"), "with no parent, a window of its own")
         let parented = try await bus.request(fixture.signInOptions(account: "wayland"), parent: "wayland:\(handle)")
-        #expect(parented["response"]?.numberValue == 0, "\(parented)\nbroker: \(bus.brokerLog)")
+        #expect(parented["response"]?.numberValue == 0, "handle '\(handle)': \(parented)\nbroker: \(bus.brokerLog)")
         #expect(mutter.log.contains("Centered window W2 over transient parent"),
                 "the third window (after the caller's and the first popup) is transient: \(mutter.log.components(separatedBy: "\n").filter { $0.contains("PLACEMENT") })")
     }
