@@ -3,10 +3,10 @@ import OpenIDConnect
 import WebAuthSession
 
 /// How a request shows the provider's page (a sign-in's, a sign-out's): in a window transient
-/// for the caller's, with the account's cookies, on the broker's route, for the request's time. With no display, off
-/// screen when a login script fills it (a broker that allows scripts) or, as `webauth logout`
-/// does, for a sign-out (a page that asks something then fails once it stands still); a sign-in
-/// for a person fails then, as `webauth login` does.
+/// for the caller's, with the account's cookies, on the broker's route, for the request's time.
+/// With no display, off screen when a login script fills it (a broker that allows scripts) or, as
+/// `webauth logout` does, for a sign-out (a page that asks something then fails once it stands
+/// still); a sign-in for a person fails then, as `webauth login` does.
 struct ProviderPage: Sendable {
     /// The session's options.
     let options: WebAuthenticationOptions
