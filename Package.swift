@@ -142,6 +142,7 @@ let package = Package(
             dependencies: [
                 "WebAuthSession",
                 "WebAuthBroker",
+                "WebAuthBrokerContract",
                 "OpenIDConnect",
                 "DevProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -27,7 +27,7 @@ final class BrokerObject {
         self.idle = idle
         self.logger = logger
         self.accounts = accounts
-        tokens = TokenService(accounts: accounts)
+        tokens = TokenService(accounts: accounts, configuration: configuration)
     }
 
     /// The interface as exported.
@@ -65,7 +65,7 @@ final class BrokerObject {
 
     private func signIn(_ call: IncomingCall) throws(BrokerError) {
         let options = try SignInOptions(call.options(1))
-        let service = SignInService(accounts: accounts, environment: configuration.environment, logger: logger)
+        let service = SignInService(accounts: accounts, configuration: configuration, logger: logger)
         try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
             if let existing = try await self.accounts.load(options.account).state {
                 try await self.access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: parent)
@@ -79,7 +79,7 @@ final class BrokerObject {
 
     private func signOut(_ call: IncomingCall) throws(BrokerError) {
         let options = try SignOutOptions(call.options(1))
-        let service = SignOutService(accounts: accounts, environment: configuration.environment, logger: logger)
+        let service = SignOutService(accounts: accounts, configuration: configuration, logger: logger)
         try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
             guard let existing = try await self.accounts.load(options.account).state else {
                 throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'")
@@ -145,13 +145,20 @@ final class BrokerObject {
         return BrokerResults.token(token, account: account, state: state)
     }
 
-    /// The login script `path` names, when the broker allows scripts.
+    /// The login script `path` names, when the broker allows scripts; not one that reads a
+    /// variable the broker's process environment keeps (``ScriptEnvironment``).
     private func loadScript(_ path: String?) throws(BrokerError) -> LoginScript? {
         guard let path else { return nil }
         guard configuration.allowsScripts else {
             throw .invalidArgument("option 'script' needs a broker started with --allow-scripts (for tests and CI)")
         }
-        do { return try LoginScript(contentsOfFile: path) } catch { throw .invalidArgument("\(error)") }
+        let script: LoginScript
+        do { script = try LoginScript(contentsOfFile: path) } catch { throw .invalidArgument("\(error)") }
+        if let kept = script.environmentVariableNames.sorted().first(where: ScriptEnvironment.keeps) {
+            throw .invalidArgument("the login script reads $\(kept), which stays in the broker's environment (WebKit's processes inherit it): "
+                + "give the secret a variable of its own")
+        }
+        return script
     }
 
     /// The caller's `parent_window`.

@@ -1,3 +1,4 @@
+import Foundation
 import OpenIDConnect
 
 /// The `a{sv}` results of the contract: a token (`GetToken`, `SignIn`'s `Response`), an account
@@ -14,6 +15,19 @@ public enum BrokerResults {
         if let scopes = token.scopes { results["scopes"] = .strings(scopes) }
         if let idToken = state.idToken { results["id_token"] = .string(idToken.rawValue) }
         return results
+    }
+
+    /// The access token in `GetToken`'s `results`, as ``token(_:account:state:)`` wrote it; `nil`
+    /// when they hold none (a broker that answers otherwise).
+    public static func accessToken(in results: [String: BusValue]) -> AccessToken? {
+        guard case .string(let token)? = results["access_token"], !token.isEmpty else { return nil }
+        var tokenType = "Bearer"
+        if case .string(let type)? = results["token_type"] { tokenType = type }
+        var expiresAt: Date?
+        if case .int64(let seconds)? = results["expires_at"] { expiresAt = Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        var scopes: [String]?
+        if case .strings(let granted)? = results["scopes"] { scopes = granted }
+        return AccessToken(token: token, tokenType: tokenType, expiresAt: expiresAt, scopes: scopes)
     }
 
     /// An account as `ListAccounts` shows it, never a token: `account`, `issuer`, `subject` and

@@ -171,19 +171,12 @@ struct SavedSignInNetworkTests {
         try #require(run.status == 0, "stderr: \(run.stderr)")
     }
 
-    /// Writes `json` as the default configuration file, `$XDG_CONFIG_HOME/webauth/config.json`.
-    func configure(_ json: String) throws {
-        let folder = webauth.home.appendingPathComponent("config/webauth")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try json.write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-    }
-
     @Test("proxy in the configuration file: token's refresh and userinfo go through it, as login's requests do")
     func proxyFromTheConfigurationFile() async throws {
         let provider = try await OpenIDProvider.start()
         try await signIn(provider)
         let proxy = try await Tinyproxy.start(in: webauth.home)
-        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        try webauth.configure(#"{"proxy": "\#(proxy.url)"}"#)
         let token = try await webauth(["token", "--refresh"])
         let userinfo = try await webauth(["userinfo"])
         let log = await proxy.stop()
@@ -198,7 +191,7 @@ struct SavedSignInNetworkTests {
         let provider = try await OpenIDProvider.start()
         try await signIn(provider)
         let proxy = try await Tinyproxy.start(in: webauth.home)
-        try configure(#"{"proxy": "\#(proxy.url)", "credential_hosts": {"git.example.com": "default"}}"#)
+        try webauth.configure(#"{"proxy": "\#(proxy.url)", "credential_hosts": {"git.example.com": "default"}}"#)
         /// `webauth arguments` with `input` on its standard input, as git gives it.
         func helper(_ arguments: [String], input: String = "") async throws -> WebAuthBinary.Run {
             try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"printf %s "$0" | "$@""#, input, WebAuthBinary.binary.path] + arguments)
@@ -226,7 +219,7 @@ struct SavedSignInNetworkTests {
         try await signIn(provider)
         let proxy = try await Tinyproxy.start(in: webauth.home)
         try await signIn(provider, ["--proxy", proxy.url])
-        try configure(#"{"proxy": "\#(proxy.url)"}"#)
+        try webauth.configure(#"{"proxy": "\#(proxy.url)"}"#)
         let logout = try await webauth(["logout", "--local"])
         let log = await proxy.stop()
         #expect(logout.status == 0 && logout.stdout.contains(#""refresh_token_revoked":true"#), "stdout: \(logout.stdout) stderr: \(logout.stderr)")
@@ -240,7 +233,7 @@ struct SavedSignInNetworkTests {
         try await signIn(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
                                     "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile])
         let without = try await webauth(["token", "--refresh"])
-        try configure(#"{"ca_file": "\#(front.caFile)"}"#)
+        try webauth.configure(#"{"ca_file": "\#(front.caFile)"}"#)
         let with = try await webauth(["token", "--refresh"])
         await front.stop()
         #expect(without.status == 4 && without.stderr.contains("TLS error talking to \(front.url)"), "stderr: \(without.stderr)")

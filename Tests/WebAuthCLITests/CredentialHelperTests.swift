@@ -58,13 +58,6 @@ struct CredentialHelperTests {
         }
     }
 
-    /// Writes the default configuration file.
-    func configure(_ json: String) throws {
-        let folder = webauth.home.appendingPathComponent("config/webauth")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try json.write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-    }
-
     // MARK: kubectl
 
     /// A kubeconfig for the local API with README's `users` block, its profile replaced by `profile`.
@@ -161,7 +154,7 @@ struct CredentialHelperTests {
         let unmappedClone = try await clone()
         #expect(unmappedClone.status != 0 && unmappedClone.stderr.contains("terminal prompts disabled"),
                 "README's mapping names git.example.com, not this server: \(unmappedClone.stderr)")
-        try configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
         let cloned = try await clone()
         #expect(cloned.status == 0 && !cloned.stderr.contains(token), "stderr: \(cloned.stderr)")
 
@@ -178,13 +171,13 @@ struct CredentialHelperTests {
         #expect(renewed != token && second.stdout.contains("password=\(renewed)\n"), "stderr: \(second.stderr)")
         #expect(try await clone().status == 0, "the refreshed token is let in")
 
-        try configure(#"{"credential_hosts": {"git.example.com": "work"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"git.example.com": "work"}}"#)
         let unmapped = try await fill()
         #expect(unmapped.status != 0 && unmapped.stderr.contains("terminal prompts disabled"), "no answer for 127.0.0.1: \(unmapped.stderr)")
-        try configure(#"{"credential_hosts": {"127.0.0.1": "work"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"127.0.0.1": "work"}}"#)
         let httpsOnly = try await fill()
         #expect(httpsOnly.status != 0, "a bare name is https on port 443, not this http server: \(httpsOnly.stderr)")
-        try configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
         let mapped = try await fill()
         #expect(mapped.stdout.contains("password=\(renewed)\n"), "a loopback http key with its port serves it")
         await server.stop()
@@ -198,7 +191,7 @@ struct CredentialHelperTests {
     func docker() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
-        try configure(try ReadmeWalkthroughTests.block(after: "<!-- credential hosts -->", language: "json"))
+        try webauth.configure(try ReadmeWalkthroughTests.block(after: "<!-- credential hosts -->", language: "json"))
         let helper = webauth.home.appendingPathComponent("bin/docker-credential-webauth")
         try FileManager.default.createDirectory(at: helper.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: helper, withDestinationURL: WebAuthBinary.binary)
@@ -231,11 +224,11 @@ struct CredentialHelperTests {
         #expect(try JSONValue(parsing: again.stdout)["Secret"] != .string(token))
         expectNoSecret(in: stderr + [unknown.stdout, notSignedIn.stdout, store.stdout], provider)
 
-        try configure(#"{"credential_host": {"registry.example.com": "work"}}"#)
+        try webauth.configure(#"{"credential_host": {"registry.example.com": "work"}}"#)
         let misspelt = try await docker("get", "https://registry.example.com")
         #expect(misspelt.status == 64 && misspelt.stderr.contains("unknown key 'credential_host' (did you mean 'credential_hosts'?)"),
                 "stderr: \(misspelt.stderr)")
-        try configure(#"{"credential_hosts": {"https://registry.example.com/v2": "work"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"https://registry.example.com/v2": "work"}}"#)
         let path = try await docker("get", "https://registry.example.com")
         #expect(path.status == 64 && path.stderr.contains("is not a host; write it as name or name:port"), "stderr: \(path.stderr)")
     }

@@ -23,13 +23,6 @@ struct SecretReleaseTests {
         webauth.environment["HOME"] = home.path
     }
 
-    /// Writes the default configuration file.
-    func configure(_ json: String) throws {
-        let folder = webauth.home.appendingPathComponent("config/webauth")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try json.write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-    }
-
     /// alice signed in (headless, the password from the environment) as the default profile.
     func signIn(_ provider: OpenIDProvider) async throws {
         let login = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless",
@@ -64,7 +57,7 @@ struct SecretReleaseTests {
         let provider = try await OpenIDProvider.start()
         try await signIn(provider)
         let token = try await webauth(["token"]).stdout.trimmingCharacters(in: .newlines)
-        try configure(#"{"credential_hosts": {"git.example.com": "default", "registry.example.com:5000": "default", "http://localhost:8080": "default"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"git.example.com": "default", "registry.example.com:5000": "default", "http://localhost:8080": "default"}}"#)
         func git(_ request: String) async throws -> String { try await helper(["git-credential", "get"], input: request + "\n\n").stdout }
         #expect(try await git("protocol=https\nhost=git.example.com") == "username=oauth2\npassword=\(token)\n")
         #expect(try await git("protocol=https\nhost=git.example.com:8443").isEmpty, "another port is another site")
@@ -83,7 +76,7 @@ struct SecretReleaseTests {
         let unlisted = try await helper(["docker-credential", "get"], input: "https://registry.example.com/v2/")
         #expect(unlisted.status == 1 && unlisted.stderr.isEmpty, "a host another helper may serve: no hint")
 
-        try configure(#"{"credential_hosts": {"http://git.example.com": "default"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"http://git.example.com": "default"}}"#)
         let leaking = try await helper(["git-credential", "get"], input: "protocol=http\nhost=git.example.com\n\n")
         #expect(leaking.status == 64 && leaking.stderr.contains("'http://git.example.com' would send a token over plain http"), "stderr: \(leaking.stderr)")
     }
@@ -92,7 +85,7 @@ struct SecretReleaseTests {
     func eraseOnlyTheFailedToken() async throws {
         let provider = try await OpenIDProvider.start()
         try await signIn(provider)
-        try configure(#"{"credential_hosts": {"git.example.com": "default"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"git.example.com": "default"}}"#)
         let token = try await webauth(["token"]).stdout.trimmingCharacters(in: .newlines)
         let refreshes = provider.refreshCount
         for password in ["someone-elses", ""] {
@@ -115,7 +108,7 @@ struct SecretReleaseTests {
         let provider = try await OpenIDProvider.start()
         provider.faults = [.injectingAccessToken]
         try await signIn(provider)
-        try configure(#"{"credential_hosts": {"git.example.com": "default"}}"#)
+        try webauth.configure(#"{"credential_hosts": {"git.example.com": "default"}}"#)
         let runs = [
             try await webauth(["token"]),
             try await webauth(["env"]),

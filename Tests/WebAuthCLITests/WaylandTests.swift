@@ -19,7 +19,7 @@ struct WaylandTests {
     @Test("the popup and the kiosk sign in on Wayland with no DISPLAY; their screenshots are of weston's screen",
           arguments: ["window", "kiosk"])
     func signsIn(presentation: String) async throws {
-        let weston = try await Weston(width: 1024, height: 768)  // not Xvfb's 1280×1024: the kiosk's size shows where it ran
+        let weston = try await WaylandCompositor(width: 1024, height: 768)  // not Xvfb's 1280×1024: the kiosk's size shows where it ran
         let directory = webauth.home.appendingPathComponent("wayland-\(presentation)")
         let run = try await webauth(["demo", "--presentation", presentation, "--screenshots", directory.path],
                                     environment: weston.environment)
@@ -41,7 +41,7 @@ struct WaylandTests {
 
     @Test("the popup's screenshot is the window, 480 pixels wide, without the shadow weston lets GTK draw around it")
     func popupScreenshotHasNoShadow() async throws {
-        let weston = try await Weston()
+        let weston = try await WaylandCompositor()
         let directory = webauth.home.appendingPathComponent("wayland-shadow")
         let run = try await webauth(["demo", "--presentation", "window", "--screenshots", directory.path], environment: weston.environment)
         await weston.stop()

@@ -13,12 +13,14 @@ struct ParentWindowTests {
         #expect(try ParentWindow.portal("x11:3a00007")?.portalIdentifier == "x11:3a00007")
         #expect(try ParentWindow.portal("x11:0x3A00007")?.portalIdentifier == "x11:3a00007")
         #expect(try ParentWindow.portal("wayland:Uj4Ye2tf")?.portalIdentifier == "wayland:Uj4Ye2tf")
+        // mutter's handles: 32 random printable characters, spaces and punctuation included.
+        #expect(try ParentWindow.portal("wayland:%1 mi&Hw8B|e.p]st1N%t!w}\";,/Drrs")?.portalIdentifier == "wayland:%1 mi&Hw8B|e.p]st1N%t!w}\";,/Drrs")
     }
 
     @Test("what names no window this way is a typed error that does not repeat it", arguments: [
         ("x11", ParentWindowError.notAWindowIdentifier), ("mir:7", .unknownWindowSystem), ("x11:", .invalidX11WindowID),
         ("x11:zz", .invalidX11WindowID), ("x11:123456789", .invalidX11WindowID), ("x11:0", .invalidX11WindowID),
-        ("wayland:", .invalidWaylandHandle), ("wayland:a b", .invalidWaylandHandle), ("x11:" + String(repeating: "1", count: 300), .notAWindowIdentifier),
+        ("wayland:", .invalidWaylandHandle), ("wayland:a\tb", .invalidWaylandHandle), ("wayland:é", .invalidWaylandHandle), ("x11:" + String(repeating: "1", count: 300), .notAWindowIdentifier),
     ])
     func refused(identifier: String, error: ParentWindowError) {
         #expect(throws: error) { try ParentWindow.portal(identifier) }

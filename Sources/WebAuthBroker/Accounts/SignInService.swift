@@ -9,7 +9,7 @@ import WebAuthSession
 /// same provider and client, whose refresh token is revoked), as `webauth login --profile NAME`.
 struct SignInService: Sendable {
     let accounts: AccountStore
-    let environment: [String: String]
+    let configuration: BrokerConfiguration
     let logger: Logger
 
     /// The redirect URI of an account that names none, as `webauth login`'s.
@@ -41,9 +41,9 @@ struct SignInService: Sendable {
         let redirectURI: RedirectURI
         do { redirectURI = try RedirectURI(redirect) } catch { throw .invalidArgument("the redirect URI cannot be used: \(error)") }
         let scopes = options.scopes ?? previous?.client?.scopes ?? Self.defaultScopes
-        let http = SoupHTTPClient(timeout: limit)
+        let http = configuration.http(timeout: limit)
         let client = OpenIDConnectClient(issuer: issuer, clientID: clientID, redirectURI: redirectURI, http: http)
-        let page = ProviderPage(account: options.account, parent: parent, script: script, limit: limit, accounts: accounts, environment: environment, http: http)
+        let page = ProviderPage(account: options.account, parent: parent, script: script, limit: limit, accounts: accounts, configuration: configuration, http: http)
         let result: SignInResult
         do {
             result = try await client.signIn(scopes: scopes, additionalParameters: options.authorizationParameters, options: page.options,

@@ -9,7 +9,7 @@ import WebAuthSession
 /// saved sign-in deleted whatever the provider's page did.
 struct SignOutService: Sendable {
     let accounts: AccountStore
-    let environment: [String: String]
+    let configuration: BrokerConfiguration
     let logger: Logger
 
     /// Signs `options.account` out.
@@ -29,10 +29,10 @@ struct SignOutService: Sendable {
     private func signOutHoldingLock(_ options: SignOutOptions, parent: ParentWindow?, script: LoginScript?, limit: Duration) async throws(BrokerError) -> [String: BusValue] {
         let (saved, store) = try await accounts.load(options.account)
         guard let state = saved else { throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'") }
-        let http = SoupHTTPClient(timeout: limit)
+        let http = configuration.http(timeout: limit)
         var unfinished: [String] = []
         var revoked = false
-        do { revoked = try await state.revokeRefreshToken(authentication: .none, http: http) } catch {
+        do { revoked = try await state.revokeRefreshToken(authentication: try configuration.clientAuthentication(state.client), http: http) } catch {
             unfinished.append("the refresh token was not revoked: \(error)")
         }
         var endedAtProvider = false
@@ -42,7 +42,7 @@ struct SignOutService: Sendable {
                 let client = OpenIDConnectClient(provider: .configuration(state.configuration), clientID: state.clientID,
                                                  redirectURI: try RedirectURI(redirect), http: http)
                 let page = ProviderPage(account: options.account, parent: parent, script: script, signOut: true, limit: limit, accounts: accounts,
-                                        environment: environment, http: http)
+                                        configuration: configuration, http: http)
                 _ = try await client.signOut(state, options: page.options, script: page.scriptRunner)
                 endedAtProvider = true
             } catch let error as SignInError {

@@ -4,16 +4,20 @@ import WebAuthBrokerContract
 import WebAuthSession
 
 /// `GetToken`: an account's access token, refreshed when it expires within `min_valid`, never with
-/// a window. One ``AuthStateManager`` per account serves every caller, so refreshes are
+/// a window, the client authenticating as the saved sign-in says (its secret or key found as
+/// `webauth token` finds it: ``BrokerConfiguration/clientAuthentication``), on the broker's route.
+/// One ``AuthStateManager`` per account serves every caller, so refreshes are
 /// single-flight across callers (one refresh, everyone gets its result) and, through the store's
 /// lock, across `webauth` commands. The saved sign-in is read again at each call: a new sign-in or
 /// a sign-out by `webauth` counts at once.
 actor TokenService {
     private let accounts: AccountStore
+    private let configuration: BrokerConfiguration
     private var managers: [String: AuthStateManager] = [:]
 
-    init(accounts: AccountStore) {
+    init(accounts: AccountStore, configuration: BrokerConfiguration) {
         self.accounts = accounts
+        self.configuration = configuration
     }
 
     /// `account`'s token as `options` ask, with its saved sign-in.
@@ -40,11 +44,9 @@ actor TokenService {
         }
         if let reason = state.reauthenticationReason { throw BrokerError(.notSignedIn, "not signed in: \(reason)") }
         if let current = managers[account], await current.state == state { return current }
-        guard (state.client?.authenticationMethod ?? .none) == SavedClient.AuthenticationMethod.none else {
-            throw BrokerError(.failed, "the account's client authenticates with a secret or a key, which the broker does not read: "
-                + "use webauth token --profile \(account)")
-        }
-        let manager = AuthStateManager(state: state, store: store, http: SoupHTTPClient())
+        let authentication: ClientAuthentication
+        do throws(ReportedFailure) { authentication = try configuration.clientAuthentication(state.client) } catch { throw BrokerError(error) }
+        let manager = AuthStateManager(state: state, store: store, authentication: authentication, http: configuration.http())
         managers[account] = manager
         return manager
     }

@@ -37,7 +37,8 @@ public struct ParentWindow: @unchecked Sendable, Hashable {
             guard !digits.isEmpty, digits.count <= 8, let id = UInt(digits, radix: 16), id != 0 else { throw .invalidX11WindowID }
             return ParentWindow(kind: .x11(windowID: id))
         case "wayland":
-            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "\0" }) else { throw .invalidWaylandHandle }
+            // Printable ASCII, spaces included: mutter's handles are 32 random printable characters.
+            guard !value.isEmpty, value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else { throw .invalidWaylandHandle }
             return ParentWindow(kind: .wayland(handle: String(value)))
         default:
             throw .unknownWindowSystem
@@ -67,7 +68,7 @@ public enum ParentWindowError: Error, Sendable, Hashable, CustomStringConvertibl
     case unknownWindowSystem
     /// `x11:` without a window ID of 1 to 8 hexadecimal digits (not 0).
     case invalidX11WindowID
-    /// `wayland:` without a handle (printable ASCII, no spaces).
+    /// `wayland:` without a handle (printable ASCII, spaces included).
     case invalidWaylandHandle
 
     public var description: String {
@@ -75,7 +76,7 @@ public enum ParentWindowError: Error, Sendable, Hashable, CustomStringConvertibl
         case .notAWindowIdentifier: "the parent window is not a window identifier (x11:XID in hexadecimal, or wayland:HANDLE)"
         case .unknownWindowSystem: "the parent window names neither x11 nor wayland"
         case .invalidX11WindowID: "the parent window's X11 window ID is not 1 to 8 hexadecimal digits"
-        case .invalidWaylandHandle: "the parent window's Wayland handle is empty or holds spaces or other than ASCII"
+        case .invalidWaylandHandle: "the parent window's Wayland handle is empty or holds other than printable ASCII"
         }
     }
 }

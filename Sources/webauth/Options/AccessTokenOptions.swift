@@ -53,7 +53,13 @@ struct AccessTokenOptions: ParsableArguments {
 
     /// A fresh access token for ``target``, valid for ``minimumValidity`` more, checked by
     /// ``TokenRelease`` before it goes to `recipient`.
+    /// A running broker gives it when it can stand in for the saved sign-in (``BrokeredToken``),
+    /// except with `--refresh`.
     func freshAccessToken(for recipient: SecretRecipient) async throws(CommandFailure) -> AccessToken {
+        if !refresh, let token = try BrokeredToken.fetch(profile: profile, secret: secret, minimumValidity: minValid, target: target, deadline: timing.deadline()) {
+            try TokenRelease.check(token.token, profile: profile.name, to: recipient)
+            return token
+        }
         let manager = try await manager()
         let lifetime = await manager.state.lastTokenResponse?.expiresIn
         // Only a --min-valid asked for is capped: the default minute is the refresh margin itself.

@@ -24,6 +24,11 @@ struct ClientSecretOptions: ParsableArguments {
                                valueName: "alg"))
     var privateKeyAlgorithm: String?
 
+    /// Whether no flag gives a secret or a key: the saved sign-in says where they are.
+    var namesNone: Bool {
+        clientSecret == nil && clientSecretFile == nil && privateKeyFile == nil && privateKeyID == nil && privateKeyAlgorithm == nil
+    }
+
     /// The client's authentication: the private key these options or `file` name, else the
     /// secret (the flag, else the environment, else the file, else `fallback`), else none.
     func resolve(environment: [String: String] = CommandEnvironment.original,

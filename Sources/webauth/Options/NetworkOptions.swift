@@ -36,6 +36,11 @@ struct NetworkOptions: ParsableArguments {
                                valueName: "url"))
     var negotiateSites: [String] = []
 
+    /// Whether no flag changes the route of a request (proxy, CA file, client certificate).
+    var routesByDefault: Bool {
+        proxy == nil && noProxy == nil && caFile == nil && clientCertificate == nil && clientCertificateKey == nil
+    }
+
     /// The sites the flags, else `file`'s `negotiate_sites` key, trust for Negotiate (empty: libsoup's
     /// rule); the engine checks their form when it takes them (``NetworkSettings/applied(to:)``).
     func negotiateSites(from file: ConfigurationFile?) throws(CommandFailure) -> [URL] {

@@ -34,6 +34,57 @@ struct BrokerWindowTests {
                 print("closed", flush=True)
         """
 
+    /// A caller's window on Wayland (GTK 3, in C): exported with xdg-foreign once mapped; prints
+    /// the handle, then lives until killed.
+    static let waylandCallerWindow = """
+        #include <gtk/gtk.h>
+        #include <gdk/gdkwayland.h>
+        #include <stdio.h>
+        static void exported(GdkWindow *window, const char *handle, gpointer data) { printf("%s\\n", handle); fflush(stdout); }
+        static gboolean mapped(GtkWidget *widget, GdkEvent *event, gpointer data) {
+            gdk_wayland_window_export_handle(gtk_widget_get_window(widget), exported, NULL, NULL);
+            return FALSE;
+        }
+        int main(int argc, char **argv) {
+            gtk_init(&argc, &argv);
+            GtkWidget *window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+            gtk_window_set_title(GTK_WINDOW(window), "the caller's window");
+            gtk_window_set_default_size(GTK_WINDOW(window), 640, 480);
+            g_signal_connect(window, "map-event", G_CALLBACK(mapped), NULL);
+            gtk_widget_show_all(window);
+            gtk_main();
+        }
+        """
+
+    @Test("parent_window wayland:HANDLE on mutter (xdg-foreign): the popup is placed as a window transient for the caller's exported one; with no parent it is not")
+    func transientForAWaylandCaller() async throws {
+        let fixture = try await BrokerFixture.start(webauth)
+        let bus = fixture.bus
+        defer { Task { await bus.stop() } }
+        let mutter = try await WaylandCompositor(.mutter(sessionBus: bus.address), width: 1024, height: 768)
+        defer { Task { await mutter.stop() } }
+        // As a desktop session does: the broker the bus starts next gets the compositor.
+        let variables = mutter.environment.sorted { $0.key < $1.key }.map { "'\($0.key)': '\($0.value)'" }.joined(separator: ", ")
+        let updated = try await bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                           "--method", "org.freedesktop.DBus.UpdateActivationEnvironment", "{\(variables)}"])
+        try #require(updated.status == 0, "stderr: \(updated.stderr)")
+        let source = try webauth.file("wayland-window.c", Self.waylandCallerWindow)
+        let program = webauth.home.appendingPathComponent("wayland-window").path
+        let compiled = try await bus.run("/bin/sh", ["-c", "cc -Wall -o \(program) \(source) $(pkg-config --cflags --libs gtk+-3.0)"])
+        try #require(compiled.status == 0, "cc: \(compiled.stderr)")
+        let caller = try ChildProcess(program, [], environment: webauth.baseEnvironment.merging(mutter.environment) { $1 }, stdout: .pipe)
+        defer { Task { await caller.stop() } }
+        let handle = try #require(await caller.firstLine(), "the caller's window was exported: \(mutter.log.suffix(2000))")
+
+        let plain = try await bus.request(fixture.signInOptions(account: "plain"))
+        #expect(plain["response"]?.numberValue == 0, "\(plain)\nbroker: \(bus.brokerLog)")
+        #expect(!mutter.log.contains("over transient parent"), "with no parent, a window of its own")
+        let parented = try await bus.request(fixture.signInOptions(account: "wayland"), parent: "wayland:\(handle)")
+        #expect(parented["response"]?.numberValue == 0, "handle '\(handle)': \(parented)\nbroker: \(bus.brokerLog)")
+        #expect(mutter.log.contains("Centered window W2 over transient parent"),
+                "the third window (after the caller's and the first popup) is transient: \(mutter.log.components(separatedBy: "\n").filter { $0.contains("PLACEMENT") })")
+    }
+
     @Test("parent_window x11:XID: the popup is transient for that window and modal (xprop); the caller's disconnection closes it; no such window is InvalidArgument")
     func transientForTheCaller() async throws {
         let fixture = try await BrokerFixture.start(webauth, display: true)

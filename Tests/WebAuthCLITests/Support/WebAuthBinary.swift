@@ -69,6 +69,14 @@ struct WebAuthBinary {
         return url.path
     }
 
+    /// Writes `json` as the sandbox's default configuration file, `$XDG_CONFIG_HOME/webauth/config.json`
+    /// (which `webauth broker` reads when it starts).
+    func configure(_ json: String) throws {
+        let folder = home.appendingPathComponent("config/webauth")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try json.write(to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+    }
+
     /// Writes an executable script `name` in the home folder and returns its path. Its descriptor
     /// is close-on-exec: a child another test forks meanwhile must not inherit it open for
     /// writing, or running the script fails with ETXTBSY (exit 126) for as long as that child lives.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import OpenIDConnect
 import WebAuthBroker
+import WebAuthSession
 
 /// `webauth broker`: the sign-in broker on the session bus, or its consent answers from a terminal.
 struct BrokerCommand: AsyncParsableCommand {
@@ -16,10 +18,12 @@ struct BrokerCommand: AsyncParsableCommand {
             in $XDG_CONFIG_HOME/webauth/broker-consent.json (mode 0600). An app is its Flatpak app \
             ID, else its executable's path (and an interpreter's script: "/usr/bin/python3.11 \
             /path/app.py"), as --grants lists them: this identifies an app, it does not \
-            authenticate one.
+            authenticate one. Its requests and pages take the proxy, no_proxy, ca_file and \
+            client_certificate of $XDG_CONFIG_HOME/webauth/config.json, read when it starts; a \
+            saved client's secret or key is found as webauth token finds it.
             """)
 
-    @Flag(help: "Accept a login script (the option script) from callers: for tests and CI only.")
+    @Flag(help: "Accept a login script (the option script) from callers: for tests and CI only. Its secrets are read from memory: every variable but the session's (XDG_*, DISPLAY, PATH, the locale, the proxy...) leaves the broker's environment.")
     var allowScripts = false
 
     @Option(help: ArgumentHelp("Leave after this many seconds with nothing in flight.", valueName: "seconds"))
@@ -49,10 +53,25 @@ struct BrokerCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(.localFailure, "\(error)")
             }
+            // A login script's secrets are read from memory: they leave the environment before GTK starts.
+            if allowScripts { CommandEnvironment.withholdSecrets(ScriptEnvironment.withheld(from: CommandEnvironment.original)) }
             var broker = BrokerConfiguration(environment: CommandEnvironment.original)
             broker.allowsScripts = allowScripts
             broker.idleTimeout = .seconds(idleTimeout)
+            let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
+            (broker.proxy, broker.caFile, broker.clientCertificate) = (network.proxy, network.caFile, network.clientCertificate)
+            broker.clientAuthentication = Self.clientAuthentication
             do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
+        }
+    }
+
+    /// How a saved client authenticates, found as `webauth token --profile NAME` finds it: the
+    /// secret or key where the saved sign-in says (an environment variable of the broker's start,
+    /// a file, a PKCS#11 token with `WEBAUTH_PKCS11_PIN`).
+    @Sendable static func clientAuthentication(_ client: SavedClient?) throws(ReportedFailure) -> ClientAuthentication {
+        guard let given = try? ClientSecretOptions.parse([]) else { throw ReportedFailure(.localFailure, "the client secret options cannot be set up") }
+        do throws(CommandFailure) { return try given.resolve(for: client, environment: CommandEnvironment.original) } catch {
+            throw ReportedFailure(error.status, error.message, advice: error.advice)
         }
     }
 }

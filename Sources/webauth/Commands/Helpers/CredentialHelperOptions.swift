@@ -51,13 +51,26 @@ struct CredentialHelperOptions: ParsableArguments {
         return try await SavedSignIn(profile: profile.named(name), secret: secret, network: network, deadline: timing.deadline()).manager()
     }
 
-    /// Answers `get`: a fresh access token of `name` for `site`, checked by ``TokenRelease``.
+    /// Answers `get`: a fresh access token of `name` for `site`, checked by ``TokenRelease``; from
+    /// a running broker when it can stand in for the saved sign-in (``BrokeredToken``: the route
+    /// of the default configuration file, so not with another `--config`).
     func token(of name: String, for site: SecretRecipient) async throws(CommandFailure) -> String {
-        let manager = try await manager(profile: name)
         let token: String
-        do throws(AuthStateError) { token = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
+        if usesDefaultConfiguration,
+           let brokered = try BrokeredToken.fetch(profile: profile.named(name), secret: secret, minimumValidity: nil, target: .signIn, deadline: timing.deadline()) {
+            token = brokered.token
+        } else {
+            let manager = try await manager(profile: name)
+            do throws(AuthStateError) { token = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
+        }
         try TokenRelease.check(token, profile: name, to: site)
         return token
+    }
+
+    /// Whether `--config` is not given or names the default file.
+    private var usesDefaultConfiguration: Bool {
+        let standard = ConfigurationFile.defaultPath(CommandEnvironment.original)
+        return config.map { URL(fileURLWithPath: $0).standardizedFileURL.path == URL(fileURLWithPath: standard).standardizedFileURL.path } ?? true
     }
 
     /// Answers `erase`: the access token of `name` expires (the refresh token stays), and with

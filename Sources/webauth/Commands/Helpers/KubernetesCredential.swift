@@ -36,24 +36,33 @@ struct KubernetesCredential: AsyncParsableCommand {
         try await reportingFailures(ifInterrupted: "no credential was printed", offering: .timeout) {
             let deadline = CommandDeadline(seconds: timeout)
             let info = try Self.execInfo(CommandEnvironment.original["KUBERNETES_EXEC_INFO"])
-            let state: AuthState
+            let token: AccessToken?
             do {
-                let environment = CommandEnvironment.original
-                let network = try client.network.settings(from: ConfigurationFile.chosen(client.config, environment: environment), environment: environment)
-                let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network, deadline: deadline).manager()
-                do throws(AuthStateError) { _ = try await manager.freshAccessToken() } catch { throw CommandFailure(error) }
-                state = await manager.state
+                token = try await savedToken(within: deadline)
             } catch let failure as CommandFailure where failure.status == .signInRequired {
                 guard info.interactive else {
                     throw CommandFailure(.signInRequired, "\(failure.message); the Kubernetes client runs this plugin without a terminal "
                         + "(spec.interactive is false), so it cannot sign in here",
                         advice: "Run `webauth login --profile \(profile.name)` in a terminal, then retry.")
                 }
-                state = try await signIn(because: failure.message, within: deadline)
+                token = try await signIn(because: failure.message, within: deadline).accessToken(for: .signIn)
             }
-            try TokenRelease.check(state.accessToken ?? "", profile: profile.name, to: .process("the Kubernetes client"))
-            print(Self.execCredential(state, apiVersion: info.apiVersion).description)
+            try TokenRelease.check(token?.token ?? "", profile: profile.name, to: .process("the Kubernetes client"))
+            print(Self.execCredential(token, apiVersion: info.apiVersion).description)
         }
+    }
+
+    /// The saved sign-in's fresh access token: from a running broker when it can stand in for the
+    /// saved sign-in (``BrokeredToken``; not with `--config` or a network flag), else from the store.
+    private func savedToken(within deadline: CommandDeadline) async throws -> AccessToken? {
+        if client.config == nil, client.network.routesByDefault,
+           let token = try BrokeredToken.fetch(profile: profile, secret: client.secret, minimumValidity: nil, target: .signIn, deadline: deadline) {
+            return token
+        }
+        let environment = CommandEnvironment.original
+        let network = try client.network.settings(from: ConfigurationFile.chosen(client.config, environment: environment), environment: environment)
+        let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network, deadline: deadline).manager()
+        do throws(AuthStateError) { return try await manager.freshAccessToken(minimumValidity: nil) } catch { throw CommandFailure(error) }
     }
 
     /// Signs in as `webauth login` does without a display, within what is left of `deadline`, and
@@ -96,10 +105,10 @@ struct KubernetesCredential: AsyncParsableCommand {
         return (info["spec"]?["interactive"]?.boolValue ?? false, version)
     }
 
-    /// The ExecCredential of `state`'s access token; `expirationTimestamp` (RFC 3339) when its lifetime is known.
-    static func execCredential(_ state: AuthState, apiVersion: String) -> JSONValue {
-        var status: [String: JSONValue] = ["token": .string(state.accessToken ?? "")]
-        if let expiry = state.lastTokenResponse?.accessTokenExpiresAt {
+    /// The ExecCredential of `token`; `expirationTimestamp` (RFC 3339) when its lifetime is known.
+    static func execCredential(_ token: AccessToken?, apiVersion: String) -> JSONValue {
+        var status: [String: JSONValue] = ["token": .string(token?.token ?? "")]
+        if let expiry = token?.expiresAt {
             status["expirationTimestamp"] = .string(ISO8601DateFormatter().string(from: expiry))
         }
         return .object(["apiVersion": .string(apiVersion), "kind": .string("ExecCredential"), "status": .object(status)])
