@@ -827,7 +827,7 @@ def write_report(args, rows, notes, scaling, targets):
         "deployed (gthread worker, 1 worker × 4 threads, HTTP/1.1 keep-alive). \"Cold\" is the whole `webauth login",
         "--headless --script` process, from start to printed tokens, including its own Xvfb. Peak PSS is the whole process tree",
         "(UI, web and network processes, the driver, Xvfb), CPU the seconds used by it over the whole run.",
-        f"This engine's web processes: {notes.pop('sandbox')} (Chromium runs with `--no-sandbox`).", "",
+        f"For this engine, {notes.pop('sandbox')} (Chromium runs with `--no-sandbox`).", "",
         "| provider | client | to redirect | to tokens | start-up | peak PSS MiB | CPU s | vs HTTP | vs Selenium+WebKit |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
