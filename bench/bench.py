@@ -7,7 +7,7 @@ client (the lower bound); then a scaling run (1, 2, 4 and 8 sign-ins at once) dr
 docs/scaling.png, and the issue's targets beside where we stand; then the sign-in broker
 (bench/broker.py). Prints tables and writes BENCHMARKS.md. Numbers, never assertions."""
 
-import argparse, base64, contextlib, hashlib, html, http.server, json, os, platform, re, secrets, shutil, statistics
+import argparse, base64, contextlib, hashlib, html, http.server, json, os, platform, re, secrets, shutil, signal, statistics
 import subprocess, sys, tempfile, threading, time, urllib.error, urllib.parse, urllib.request
 import http.cookiejar
 import psutil
@@ -81,15 +81,18 @@ def first_line(process):
 
 
 class Django:
+    """django-oauth-toolkit (Tests/…/dot_provider.py) served as the tests serve it, by wsgiref's threaded server
+    (HTTP/1.0: a connection per request); `Gunicorn` serves the same app as deployed."""
     name = "django-oauth-toolkit (fast hasher)"
     client_id = "webauth-test"
     script = "django.yaml"
+    server_arguments = []
 
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="bench-dot-")
         self.process = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/WebAuthSessionTests/Fixtures/dot_provider.py"), self.dir,
-                                         "--fast-password-hasher"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                         "--fast-password-hasher", *self.server_arguments],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
         self.base = f"http://127.0.0.1:{first_line(self.process)}"
         self.issuer = self.base + "/o"
         self.authorize, self.token = self.issuer + "/authorize/", self.issuer + "/token/"
@@ -118,9 +121,16 @@ class Django:
         driver.find_element(by.CSS_SELECTOR, "input[name=allow]").click()
 
     def stop(self):
-        self.process.kill()
+        os.killpg(self.process.pid, signal.SIGKILL)  # the server and, under gunicorn, its worker
         self.process.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Gunicorn(Django):
+    """The same django-oauth-toolkit app as `Django`, served as deployed: gunicorn, gthread worker, 1 worker × 4 threads,
+    HTTP/1.1 keep-alive."""
+    name = "django-oauth-toolkit under gunicorn (fast hasher)"
+    server_arguments = ["--gunicorn"]
 
 
 class Embedded:
@@ -154,11 +164,26 @@ class Embedded:
         self.process.wait()
 
 
+def providers(bin_dir):
+    """Every provider of the benchmark, started: the development server's Django, gunicorn's, the embedded one."""
+    return [Django(), Gunicorn(), Embedded(bin_dir)]
+
+
 # ---- the plain HTTP lower bound ------------------------------------------------------------
 
 class NoRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+class Answer:
+    """An HTTP answer read whole: its status, headers and body."""
+
+    def __init__(self, response):
+        self.status, self.headers, self.body = response.status, response.headers, response.read()
+
+    def read(self):
+        return self.body
 
 
 class HTTP:
@@ -168,11 +193,16 @@ class HTTP:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirects())
 
     def request(self, url, data=None, headers=None):
+        """The answer, read and its connection closed at once, as curl does. urllib asks for `Connection: close`, and
+        gunicorn 27 then waits for the client to close too, up to 2 s, with its whole worker: an answer left open (a
+        redirect arrives as an HTTPError, closed only when collected) stalled every request behind it."""
         body = urllib.parse.urlencode(data).encode() if data is not None else None
         try:
-            return self.opener.open(urllib.request.Request(url, data=body, headers=headers or {}), timeout=30)
-        except urllib.error.HTTPError as answer:  # 30x arrive as errors when not followed
-            return answer
+            response = self.opener.open(urllib.request.Request(url, data=body, headers=headers or {}), timeout=30)
+        except urllib.error.HTTPError as error:  # 30x arrive as errors when not followed
+            response = error
+        with response:
+            return Answer(response)
 
     def get(self, url, headers=None):
         return self.request(url, headers=headers)
@@ -390,9 +420,14 @@ class Display:
 # ---- this engine ----------------------------------------------------------------------------
 
 def environment(home):
+    """This engine's environment: no display (it starts its own Xvfb), and a D-Bus session that is not there (GLib would
+    otherwise try to start one) in a directory of its own, so that web processes run in WebKit's sandbox, as a user's do.
+    `unix:path=/nonexistent` turned the sandbox off (WebKit's D-Bus proxy cannot be sandboxed with its socket in /), and
+    every sandboxed web process takes about 100 ms longer to start."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    os.makedirs(os.path.join(home, "no-bus"), exist_ok=True)
     env.update({"BENCH_PASSWORD": PASSWORD, "XDG_STATE_HOME": os.path.join(home, "state"),
-                "XDG_DATA_HOME": os.path.join(home, "data"), "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"})
+                "XDG_DATA_HOME": os.path.join(home, "data"), "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + os.path.join(home, "no-bus/socket")})
     return env
 
 
@@ -420,7 +455,7 @@ def engine_bench(provider, bin_dir, home, arguments, extra_env=None):
 def engine_warm(provider, bin_dir, runs, parallel, home, arguments=(), extra_env=None):
     result, pss, cpu = engine_bench(provider, bin_dir, home, ["--count", str(runs), "--parallel", str(parallel), *arguments], extra_env)
     return {"runs": [(r["redirect_ms"], r["tokens_ms"]) for r in result["runs"]], "per_minute": result["sign_ins_per_minute"],
-            "failures": result["failures"], "peak_pss": pss, "cpu_s": cpu}
+            "failures": result["failures"], "peak_pss": pss, "cpu_s": cpu, "sandbox": result["sandbox"]}
 
 
 def engine_cold(provider, bin_dir, runs, home):
@@ -496,6 +531,43 @@ def warm_up(bin_dir, display, home):
         playwright(provider, 0)
     finally:
         provider.stop()
+
+
+def one_round(provider, bin_dir, runs, display, home):
+    """Every client's `runs` sign-ins against `provider` (each after its own warm-up), one client after another."""
+    return {
+        "plain HTTP (lower bound)": lower_bound(provider, runs),
+        "this engine, warm": engine_warm(provider, bin_dir, runs, 1, home),
+        "this engine, cold `webauth login`": engine_cold(provider, bin_dir, runs, home),
+        "Selenium + WebKitWebDriver": selenium(provider, "webkit", runs, display),
+        "Selenium + Chromium": selenium(provider, "chrome", runs, display),
+        "Playwright + Chromium": playwright(provider, runs),
+    }
+
+
+def interleaved(started, bin_dir, runs, rounds, display, home):
+    """`runs` sign-ins of every client against every provider, in `rounds` rounds that each visit every provider and
+    client in turn, so that a busy moment of the machine falls on all of them alike and every floor is measured beside
+    what is compared with it. Returns each provider's results by client: the rounds' sign-ins together, the median
+    start-up and first sign-in, the peak PSS, the CPU seconds summed."""
+    shares = [runs // rounds + (i < runs % rounds) for i in range(rounds)]
+    measured = {provider.name: {} for provider in started}
+    for index, share in enumerate(shares):
+        for provider in started:
+            print(f"== round {index + 1} of {rounds}: {provider.name}", file=sys.stderr)
+            for client, result in one_round(provider, bin_dir, share, display, home).items():
+                measured[provider.name].setdefault(client, []).append(result)
+    return {name: {client: merged(results) for client, results in clients.items()} for name, clients in measured.items()}
+
+
+def merged(results):
+    """One client's results of several rounds as one."""
+    together = {"runs": [run for result in results for run in result["runs"]]}
+    for key, combine in (("startup_ms", statistics.median), ("first_ms", statistics.median), ("peak_pss", max), ("cpu_s", sum),
+                         ("sandbox", lambda said: ", ".join(sorted(set(said))))):
+        if key in results[0]:
+            together[key] = combine(result[key] for result in results)
+    return together
 
 
 # ---- the attempts of issue 18.2 -----------------------------------------------------------------
@@ -644,7 +716,8 @@ def fmt(values):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True, help="the directory with webauth and webauth-bench")
-    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=10, help="timed sign-ins of each client against each provider")
+    parser.add_argument("--rounds", type=int, default=2, help="the interleaved rounds the --runs are spread over")
     parser.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"))
     parser.add_argument("--only-wrong-password", action="store_true",
                         help="measure only the wrong-password figure and replace its table in --output")
@@ -684,7 +757,7 @@ def main():
         return
     if args.scaling:
         scaling = {}
-        for provider in [Django(), Embedded(args.bin)]:
+        for provider in providers(args.bin):
             try:
                 scaling[provider.name] = scale(provider, args.bin, home)
             finally:
@@ -695,42 +768,36 @@ def main():
     display = Display()
     callback = CallbackServer()
     rows, notes, scaling, targets = [], {}, {}, {}
+    started = providers(args.bin)  # all three up for the whole run: the rounds visit each in turn
     try:
         warm_up(args.bin, display, home)
-        for provider in [Django(), Embedded(args.bin)]:
-            try:
-                print(f"== {provider.name}", file=sys.stderr)
-                lower = lower_bound(provider, args.runs)
-                lower_redirect = stats([r for r, _ in lower["runs"]])[0]
-                results = {
-                    "plain HTTP (lower bound)": lower,
-                    "this engine, warm": engine_warm(provider, args.bin, args.runs, 1, home),
-                    "this engine, cold `webauth login`": engine_cold(provider, args.bin, args.runs, home),
-                    "Selenium + WebKitWebDriver": selenium(provider, "webkit", args.runs, display),
-                    "Selenium + Chromium": selenium(provider, "chrome", args.runs, display),
-                    "Playwright + Chromium": playwright(provider, args.runs),
-                }
-                selenium_webkit = stats([r for r, _ in results["Selenium + WebKitWebDriver"]["runs"]])[0]
-                for name, result in results.items():
-                    redirect = [r for r, _ in result["runs"]]
-                    tokens = [t for _, t in result["runs"]]
-                    median = stats(redirect)[0]
-                    rows.append([provider.name, name, fmt(redirect), fmt(tokens),
-                                 f"{result['startup_ms']:.0f}" if "startup_ms" in result else "–",
-                                 f"{result['peak_pss'] / 2**20:.0f}" if "peak_pss" in result else "–",
-                                 f"{result['cpu_s']:.2f}" if "cpu_s" in result else "–",
-                                 f"{median / lower_redirect:.1f}×", f"{median / selenium_webkit:.2f}×"])
-                    print(" | ".join(rows[-1]), file=sys.stderr)
-                scaling[provider.name] = scale(provider, args.bin, home)
-                targets[provider.name] = standing(results, scaling[provider.name])
-                if isinstance(provider, Embedded):
-                    notes["wrong password"] = wrong_password(provider, args.bin, home, 3)
-                notes[provider.name] = {"idle_cpu_s": idle_cpu(provider, args.bin, home)}
-                print(json.dumps(notes[provider.name]), file=sys.stderr)
-            finally:
-                provider.stop()
+        measured = interleaved(started, args.bin, args.runs, args.rounds, display, home)
+        for provider in started:
+            results = measured[provider.name]
+            lower_redirect = stats([r for r, _ in results["plain HTTP (lower bound)"]["runs"]])[0]
+            selenium_webkit = stats([r for r, _ in results["Selenium + WebKitWebDriver"]["runs"]])[0]
+            for name, result in results.items():
+                redirect = [r for r, _ in result["runs"]]
+                tokens = [t for _, t in result["runs"]]
+                median = stats(redirect)[0]
+                rows.append([provider.name, name, fmt(redirect), fmt(tokens),
+                             f"{result['startup_ms']:.0f}" if "startup_ms" in result else "–",
+                             f"{result['peak_pss'] / 2**20:.0f}" if "peak_pss" in result else "–",
+                             f"{result['cpu_s']:.2f}" if "cpu_s" in result else "–",
+                             f"{median / lower_redirect:.1f}×", f"{median / selenium_webkit:.2f}×"])
+                print(" | ".join(rows[-1]), file=sys.stderr)
+        notes["sandbox"] = measured[started[0].name]["this engine, warm"]["sandbox"]
+        for provider in started:
+            scaling[provider.name] = scale(provider, args.bin, home)
+            targets[provider.name] = standing(measured[provider.name], scaling[provider.name])
+            if isinstance(provider, Embedded):
+                notes["wrong password"] = wrong_password(provider, args.bin, home, 3)
+            notes[provider.name] = {"idle_cpu_s": idle_cpu(provider, args.bin, home)}
+            print(json.dumps(notes[provider.name]), file=sys.stderr)
         notes["broker"] = broker_bench.lines(broker_bench.measure(args.bin, home))
     finally:
+        for provider in started:
+            provider.stop()
         callback.stop()
         display.stop()
         shutil.rmtree(home, ignore_errors=True)
@@ -747,20 +814,25 @@ def write_report(args, rows, notes, scaling, targets):
         "# Benchmarks", "",
         f"Machine: {model}, {os.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GiB; "
         f"{platform.platform()}; measured {time.strftime('%Y-%m-%d')}.",
-        f"Command: `bench/run` (N = {args.runs} timed sign-ins after one warm-up; times in ms as median (min–max)).", "",
+        f"Command: `bench/run` (N = {args.runs} timed sign-ins of each client against each provider, in {args.rounds} interleaved",
+        "rounds that visit every provider and client in turn, each client's share after a warm-up of its own; times in ms as",
+        "median (min–max)).", "",
         "Each sign-in: the authorization request (PKCE S256, state, nonce), the login form (user name and password),",
         "the consent page (Allow), the redirect with the code caught, then the code exchanged for tokens. This engine and",
         "the HTTP client catch `com.example.webauth:/callback`; Selenium's and Playwright's browsers land on",
         "`http://127.0.0.1:8765/callback` (a driven browser cannot stop a custom-scheme navigation). Playwright (PyPI) drives",
         "Debian's Chromium, headless, with a new context per sign-in. django-oauth-toolkit hashes passwords with MD5 here",
-        "(its benchmark instance only): PBKDF2's ~300 ms per login would pad the floor. \"Cold\" is the whole `webauth login",
+        "(its benchmark instance only): PBKDF2's ~300 ms per login would pad the floor. The same Django app is served twice:",
+        "by wsgiref's threaded server, as the tests serve it (HTTP/1.0: a connection per request), and by gunicorn as",
+        "deployed (gthread worker, 1 worker × 4 threads, HTTP/1.1 keep-alive). \"Cold\" is the whole `webauth login",
         "--headless --script` process, from start to printed tokens, including its own Xvfb. Peak PSS is the whole process tree",
-        "(UI, web and network processes, the driver, Xvfb), CPU the seconds used by it over the whole run.", "",
+        "(UI, web and network processes, the driver, Xvfb), CPU the seconds used by it over the whole run.",
+        f"For this engine, {notes.pop('sandbox')} (Chromium runs with `--no-sandbox`).", "",
         "| provider | client | to redirect | to tokens | start-up | peak PSS MiB | CPU s | vs HTTP | vs Selenium+WebKit |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    lines += ["", "The targets of issue 18 (goals, not gates) beside where this run stands:", "",
+    lines += ["", "The targets of issues 18 and 32 (goals, not gates) beside where this run stands:", "",
               "| target | " + " | ".join(targets) + " |", "|---|" + "---|" * len(targets)]
     for index, (target, _) in enumerate(next(iter(targets.values()))):
         lines.append(f"| {target} | " + " | ".join(figures[index][1] for figures in targets.values()) + " |")

@@ -67,8 +67,10 @@ struct WebAuthBench: AsyncParsableCommand {
         }
         let wall = Self.milliseconds(ContinuousClock.now - started)
         let runs = timings.map { JSONValue.object(["redirect_ms": .number($0.redirect), "tokens_ms": .number($0.tokens)]) }
+        let sandbox = await WebAuthEngine.diagnostics.webProcessSandbox
         print(JSONValue.object(["runs": .array(runs), "wall_ms": .number(wall), "failures": .array(failures.map(JSONValue.string)),
-                                "sign_ins_per_minute": .number(Double(timings.count) / wall * 60_000)]).description)
+                                "sign_ins_per_minute": .number(Double(timings.count) / wall * 60_000),
+                                "sandbox": .string(sandbox.description)]).description)
     }
 
     /// `count` sign-ins in a row, with a checkpoint of the process tree every `every` sign-ins.

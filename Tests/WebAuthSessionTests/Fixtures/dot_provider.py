@@ -1,8 +1,12 @@
 """django-oauth-toolkit as an independent OpenID provider for the integration tests.
 
-Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher]
+Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher] [--gunicorn [--access-log PATH]]
 With --fast-password-hasher (the benchmark's instance only), passwords are hashed with MD5 instead of
 PBKDF2, whose ~300 ms per login would pad the plain-HTTP floor the benchmark compares against.
+With --gunicorn (the benchmark's), the same app is served as Django is deployed: gunicorn (PyPI), gthread
+worker, 1 worker x 4 threads, HTTP/1.1 keep-alive (gunicorn's defaults otherwise); --access-log PATH writes
+its access log with each request's time in microseconds. Without it, wsgiref's server answers (HTTP/1.0, one
+connection per request). Neither serves static files (the consent page's stylesheet is a 404 on both).
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
 Issuer: http://127.0.0.1:PORT/o . User alice / wonderland; public client "webauth-test" with PKCE
 required, redirect and post-logout redirect URI com.example.webauth:/callback, consent page shown.
@@ -12,6 +16,7 @@ Device authorization grant (RFC 8628): public client "webauth-device", endpoint 
 a poll every second. Its tokens come without an ID token.
 """
 import os
+import socket
 import sys
 import threading
 from socketserver import ThreadingMixIn
@@ -22,6 +27,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 workdir = sys.argv[1]
 fast_password_hasher = "--fast-password-hasher" in sys.argv[2:]
+gunicorn = "--gunicorn" in sys.argv[2:]
+access_log = sys.argv[sys.argv.index("--access-log") + 1] if "--access-log" in sys.argv else None
 templates = os.path.join(workdir, "templates")
 os.makedirs(templates, exist_ok=True)
 with open(os.path.join(templates, "login.html"), "w") as f:
@@ -162,11 +169,40 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
-server = make_server("127.0.0.1", 0, get_wsgi_application(), server_class=ThreadingServer, handler_class=QuietHandler)
-verification = "http://127.0.0.1:%d/o/device/" % server.server_address[1]
+def serve_with_gunicorn(application, listener):
+    """Serves `application` on the bound `listener` with gunicorn: gthread, 1 worker x 4 threads."""
+    from django.db import connections
+    from gunicorn.app.base import BaseApplication
+
+    class Server(BaseApplication):
+        def load_config(self):
+            for key, value in {"bind": ["fd://%d" % listener.fileno()], "worker_class": "gthread", "workers": 1,
+                               "threads": 4, "preload_app": True, "accesslog": access_log,
+                               "access_log_format": '%(t)s "%(r)s" %(s)s %(B)s %(D)sus'}.items():
+                self.cfg.set(key, value)
+
+        def load(self):
+            return application
+
+    connections.close_all()  # the migration's, opened before the worker forks
+    Server().run()
+
+
+application = get_wsgi_application()
+if gunicorn:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.set_inheritable(True)
+    port = listener.getsockname()[1]
+else:
+    server = make_server("127.0.0.1", 0, application, server_class=ThreadingServer, handler_class=QuietHandler)
+    port = server.server_address[1]
+verification = "http://127.0.0.1:%d/o/device/" % port
 settings.OAUTH2_PROVIDER["OAUTH_DEVICE_VERIFICATION_URI"] = verification
 settings.OAUTH2_PROVIDER["OAUTH_DEVICE_VERIFICATION_URI_COMPLETE"] = verification + "?user_code={user_code}"
 from oauth2_provider.settings import oauth2_settings
 oauth2_settings.reload()
-print(server.server_address[1], flush=True)
-server.serve_forever()
+print(port, flush=True)
+if gunicorn:
+    serve_with_gunicorn(application, listener)
+else:
+    server.serve_forever()
