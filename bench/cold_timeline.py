@@ -21,12 +21,6 @@ def login_command(bin_dir, provider):
             "--script", os.path.join(ROOT, "bench/scripts", provider.script)]
 
 
-def env_without_bus(home, extra):
-    """The benchmark's environment, but with no session bus named (a named missing bus turns the sandbox off)."""
-    env = {k: v for k, v in environment(home).items() if k != "DBUS_SESSION_BUS_ADDRESS"}
-    return {**env, **extra}
-
-
 def label(kind, arguments, process, provider_port):
     """What one traced call means, or None for calls that say nothing (failed lookups, other sockets)."""
     if kind == "execve":
@@ -51,7 +45,7 @@ def timeline(bin_dir, provider, home, extra):
         path = trace.name
     try:
         command = ["strace", "-f", "--seccomp-bpf", "-ttt", "-e", "trace=execve,connect,exit_group", "-o", path] + login_command(bin_dir, provider)
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env_without_bus(home, extra), check=True)
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**environment(home), **extra}, check=True)
         port = provider.issuer.rsplit(":", 1)[1]
         kinds, events, start, last = {}, [], None, 0.0
         with open(path) as lines:
@@ -85,7 +79,7 @@ def wall_times(bin_dir, provider, home, runs):
         for name, extra in VARIANTS.items():  # interleaved, so that the machine's load hits both alike
             started = time.perf_counter()
             subprocess.run(login_command(bin_dir, provider), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           env=env_without_bus(home, extra), check=True)
+                           env={**environment(home), **extra}, check=True)
             times[name].append((time.perf_counter() - started) * 1000)
     return times
 
