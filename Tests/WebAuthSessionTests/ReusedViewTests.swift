@@ -35,7 +35,7 @@ extension EngineTests {
             return try await TestEngine.session(site.url(path), redirectURI: "com.example:/cb", options: options).start()
         }
 
-        @Test("the second visitor in the same view finds no cookie (HttpOnly too), storage, database, cached image, connection or history entry of the first")
+        @Test("the second visitor in the same view finds no cookie (HttpOnly too), window name, storage, database, cached image, connection or history entry of the first")
         func nothingSurvives() async throws {
             let site = try await PythonFixtureServer(script: "visitor_site")
             let place = ReusableView()
@@ -55,6 +55,7 @@ extension EngineTests {
             let second = try await Self.signIn("/second", at: site, in: place)
             #expect(second["error"] == nil)
             #expect(second["cookie"] == "")
+            #expect(second["name"] == "")
             #expect(second["local"] == "")
             #expect(second["session"] == "")
             #expect(second["databases"] == "")

@@ -75,7 +75,7 @@ final class ReusableView {
     }
 
     /// Takes everything of the last sign-in out of the view, in this order: its page (the empty page
-    /// loaded and finished, so no script of it runs on), the scripts and message handlers the page
+    /// loaded and finished, so no script of it runs on; a cross-site navigation, which empties `window.name`), the scripts and message handlers the page
     /// installed, all website data of its data manager (cookies, storage, IndexedDB, caches, HSTS),
     /// its network session's connections, its history, and the settings a session sets.
     private func reset() async {

@@ -1,8 +1,8 @@
 """A site that two visitors of one kept web view sign in to, for the pool's view-reuse tests.
 
 Usage: python3 visitor_site.py WORKDIR
-/first leaves what a visitor can leave behind in website data: cookies (one HttpOnly), local and
-session storage, an IndexedDB database, two history entries, and an image that may be cached
+/first leaves what a visitor can leave behind in website data and its window: cookies (one
+HttpOnly), window.name, local and session storage, an IndexedDB database, two history entries, and an image that may be cached
 (/cached.gif, fresh for an hour, loaded twice). It then redirects to com.example:/cb with what it
 saw (history.length at load and after, databases). /sw-first registers a service worker and
 redirects to com.example:/cb?workers=N. /second reads all of it, loads the image again, and
@@ -39,6 +39,7 @@ IMAGE = """const image = () => new Promise((done) => {
 FIRST = """<!DOCTYPE html><title>First visitor</title><script>""" + IMAGE + """
 (async () => {
   const historyAtLoad = history.length;
+  window.name = 'first';
   localStorage.setItem('visitor', 'first');
   sessionStorage.setItem('visitor', 'first');
   await new Promise((done, fail) => {
@@ -75,7 +76,7 @@ xhr.send();
 SECOND = """<!DOCTYPE html><title>Second visitor</title><script>""" + IMAGE + """
 (async () => {
   const found = {history: history.length, cookie: document.cookie,
-    local: localStorage.getItem('visitor') ?? '', session: sessionStorage.getItem('visitor') ?? ''};
+    name: window.name, local: localStorage.getItem('visitor') ?? '', session: sessionStorage.getItem('visitor') ?? ''};
   found.databases = (await indexedDB.databases()).map((d) => d.name).join(',');
   found.workers = (await navigator.serviceWorker.getRegistrations()).length;
   found.controlled = navigator.serviceWorker.controller ? 'yes' : 'no';
