@@ -16,11 +16,14 @@ final class ReusableView {
     private var resetting: Task<Void, Never>?
     private var loadFinished: [CheckedContinuation<Void, Never>] = []
     private var loads: SignalConnection?
+    /// The places that keep a view now, so that shutdown lets go of them all (``dropAll()``).
+    private static var keeping: [ObjectIdentifier: WeakTarget<ReusableView>] = [:]
 
     /// An empty place: its view is made by the first ``prepare()``.
     nonisolated init() {}
 
     isolated deinit {
+        Self.keeping[ObjectIdentifier(self)] = nil
         if let blankHistory { webkit_web_view_session_state_unref(blankHistory) }
     }
 
@@ -42,6 +45,7 @@ final class ReusableView {
             // A headless view renders without GPU compositing, as the engine's fresh ones (PageConstruction).
             webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(made.pointer), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
             view = made
+            Self.keeping[ObjectIdentifier(self)] = WeakTarget(self)
             loads = SignalConnection(made.pointer, .loadChanged, target: self, handler: Self.loadChanged)
             await loadBlank()
             blankHistory = webkit_web_view_get_session_state(made.pointer)
@@ -63,15 +67,30 @@ final class ReusableView {
         resetting = Task { await reset() }
     }
 
-    /// GTK destroyed the view with its window: the place makes a new one next time.
+    /// Lets go of the view once its reset is over (``SignInPool/discardViews()``).
+    func discard() async {
+        await resetting?.value
+        resetting = nil
+        drop()
+    }
+
+    /// Lets go of the view now (GTK destroyed it with its window, its page left a ``LastingState``,
+    /// its reset failed): the next ``prepare()`` makes a new one.
     func drop() {
         let waiting = loadFinished
         loadFinished = []
         waiting.forEach { $0.resume() }
         view = nil
         loads = nil
+        Self.keeping[ObjectIdentifier(self)] = nil
         if let blankHistory { webkit_web_view_session_state_unref(blankHistory) }
         blankHistory = nil
+    }
+
+    /// Lets go of every place's view (at shutdown: no web view outlives the loop).
+    static func dropAll() {
+        for place in keeping.values { place.object?.drop() }
+        keeping = [:]
     }
 
     /// Takes everything of the last sign-in out of the view, in this order: its page (the empty page
@@ -79,7 +98,8 @@ final class ReusableView {
     /// installed, all website data of its data manager (cookies, storage, IndexedDB, caches, HSTS),
     /// its network session's connections, its history, and the settings a session sets.
     private func reset() async {
-        guard let view = view?.pointer else { return }
+        guard let held = view else { return }  // held through the waits, even if the place drops it meanwhile
+        let view = held.pointer
         webkit_web_view_stop_loading(view)
         await loadBlank()
         let content = webkit_web_view_get_user_content_manager(view)
