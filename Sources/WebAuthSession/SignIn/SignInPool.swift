@@ -7,8 +7,9 @@ import OpenIDConnect
 ///
 /// Each of the `width` places keeps its web view, and its web process, for the next sign-in
 /// (``reusesViews``): the view is reset in between, and the next sign-in sees nothing of the last
-/// (cookies, storage, IndexedDB, caches, service workers, connections, history). A view whose page
-/// asked for HTTP authentication, proxy credentials or a client certificate is not kept.
+/// (cookies, `window.name`, storage, IndexedDB, caches, connections, history). A view whose page left
+/// what WebKit keeps beyond any clearing (HTTP credentials, a client certificate, a service worker)
+/// is replaced by a new one. ``discardViews()`` lets go of the kept views.
 ///
 /// ```swift
 /// let pool = SignInPool(client: client, width: 4)
