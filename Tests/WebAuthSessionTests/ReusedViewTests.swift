@@ -103,5 +103,25 @@ extension EngineTests {
             #expect(second["workers"] == "0")
             #expect(second["controlled"] == "no")
         }
+
+        /// `resource-load-started` does not see a WebSocket's handshake, so a `LastingState` cannot
+        /// come from one: WebKit answers the handshake's 401 with the URL's credentials, and keeps
+        /// nothing of them for the session's next requests.
+        @Test("credentials in a WebSocket URL are used for its handshake and not kept: the view is lent again, and the next visitor is asked anew")
+        func webSocketCredentialsNotKept() async throws {
+            let site = try await PythonFixtureServer(script: "visitor_site")
+            let place = ReusableView()
+            let view = await Self.pageID(of: place)
+            #expect(try await Self.signIn("/ws-first", at: site, in: place)["status"] == "closed")
+            #expect(await Self.pageID(of: place) == view, "the place kept its view")
+            var options = TestEngine.options()
+            options.reusableView = place
+            let next = try TestEngine.session(site.url("/xhr-basic"), redirectURI: "com.example:/cb", options: options)
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "XHR area")) {
+                try await HTTPAuthentication.signIn(next, credentials: nil)
+            }
+            let requests = try Self.requests(site).filter { $0.path == "/xhr-basic" }
+            #expect(requests.map(\.authorization) == [false, true, false], "the handshake, its answer with the credentials, the next visitor's request without")
+        }
     }
 }

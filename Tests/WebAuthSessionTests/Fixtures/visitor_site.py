@@ -10,7 +10,8 @@ redirects to com.example:/cb with what it found.
 /basic and /xhr-basic ask for HTTP authentication (Basic, alice / s3cret-pw, realms "Basic area"
 and "XHR area") and, once given, redirect to com.example:/cb?reached=basic (or xhr).
 /xhr-first gives those credentials to an XMLHttpRequest for /xhr-basic, then redirects to
-com.example:/cb?status=STATUS.
+com.example:/cb?status=STATUS; /ws-first puts them in a WebSocket URL for /xhr-basic (no WebSocket
+is served: the handshake gets its 401, then a page) and redirects to com.example:/cb?status=closed.
 Keeps connections alive (HTTP/1.1). Each request is a JSON line in WORKDIR/requests.log: its
 path, the client's port, its Cookie header, and whether it carried an Authorization header.
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
@@ -73,6 +74,11 @@ xhr.onloadend = () => { location.href = 'com.example:/cb?status=' + xhr.status; 
 xhr.send();
 </script>"""
 
+WS_FIRST = """<!DOCTYPE html><title>WebSocket with credentials</title><script>
+const socket = new WebSocket('ws://alice:s3cret-pw@' + location.host + '/xhr-basic');
+socket.onclose = () => { location.href = 'com.example:/cb?status=closed'; };
+</script>"""
+
 SECOND = """<!DOCTYPE html><title>Second visitor</title><script>""" + IMAGE + """
 (async () => {
   const found = {history: history.length, cookie: document.cookie,
@@ -103,6 +109,8 @@ class Handler(QuietHandler):
             self.reply(200, b"self.addEventListener('install', () => self.skipWaiting());", [("Content-Type", "text/javascript")])
         elif self.path == "/sw-first":
             self.reply(200, SW_FIRST.encode(), html)
+        elif self.path == "/ws-first":
+            self.reply(200, WS_FIRST.encode(), html)
         elif self.path == "/xhr-first":
             self.reply(200, XHR_FIRST.encode(), html)
         elif self.path == "/cached.gif":
