@@ -29,10 +29,23 @@ extension EngineTests {
             return await Task { @WebKitActor in place.lend().map { webkit_web_view_get_page_id($0) } }.value
         }
 
-        static func signIn(_ path: String, at site: PythonFixtureServer, in place: ReusableView) async throws -> RedirectCallback {
+        /// A session at `path` in `place`'s view.
+        static func session(_ path: String, at site: PythonFixtureServer, in place: ReusableView) throws -> WebAuthenticationSession {
             var options = TestEngine.options()
             options.reusableView = place
-            return try await TestEngine.session(site.url(path), redirectURI: "com.example:/cb", options: options).start()
+            return try TestEngine.session(site.url(path), redirectURI: "com.example:/cb", options: options)
+        }
+
+        static func signIn(_ path: String, at site: PythonFixtureServer, in place: ReusableView) async throws -> RedirectCallback {
+            try await session(path, at: site, in: place).start()
+        }
+
+        /// The next visitor, with no credentials to give, at `path` in `place`'s view: asked for them in `realm`, it fails.
+        static func expectAskedAnew(_ path: String, realm: String, at site: PythonFixtureServer, in place: ReusableView) async throws {
+            let next = try session(path, at: site, in: place)
+            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: realm)) {
+                try await HTTPAuthentication.signIn(next, credentials: nil)
+            }
         }
 
         @Test("the second visitor in the same view finds no cookie (HttpOnly too), window name, storage, database, cached image, connection or history entry of the first")
@@ -76,17 +89,11 @@ extension EngineTests {
             let site = try await PythonFixtureServer(script: "visitor_site")
             let place = ReusableView()
             let view = await Self.pageID(of: place)
-            var options = TestEngine.options()
-            options.reusableView = place
             let alice = HTTPAuthenticationCredentials(username: "alice", password: .environment("SITE_PASSWORD"))
-            let answered = try TestEngine.session(site.url(first), redirectURI: "com.example:/cb", options: options)
-            let callback = try await HTTPAuthentication.signIn(answered, credentials: alice)
+            let callback = try await HTTPAuthentication.signIn(Self.session(first, at: site, in: place), credentials: alice)
             #expect(callback["reached"] == "basic" || callback["status"] == "200")
             #expect(await Self.pageID(of: place) != view, "the place made a new view")
-            let next = try TestEngine.session(site.url(protected), redirectURI: "com.example:/cb", options: options)
-            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: realm)) {
-                try await HTTPAuthentication.signIn(next, credentials: nil)
-            }
+            try await Self.expectAskedAnew(protected, realm: realm, at: site, in: place)
             #expect(try Self.requests(site).count { $0.path == protected && $0.authorization } == 1, "only the first visitor's request carried them")
         }
 
@@ -114,12 +121,7 @@ extension EngineTests {
             let view = await Self.pageID(of: place)
             #expect(try await Self.signIn("/ws-first", at: site, in: place)["status"] == "closed")
             #expect(await Self.pageID(of: place) == view, "the place kept its view")
-            var options = TestEngine.options()
-            options.reusableView = place
-            let next = try TestEngine.session(site.url("/xhr-basic"), redirectURI: "com.example:/cb", options: options)
-            await #expect(throws: WebAuthenticationError.httpAuthenticationFailed(host: "127.0.0.1", realm: "XHR area")) {
-                try await HTTPAuthentication.signIn(next, credentials: nil)
-            }
+            try await Self.expectAskedAnew("/xhr-basic", realm: "XHR area", at: site, in: place)
             let requests = try Self.requests(site).filter { $0.path == "/xhr-basic" }
             #expect(requests.map(\.authorization) == [false, true, false], "the handshake, its answer with the credentials, the next visitor's request without")
         }
