@@ -311,6 +311,13 @@ static inline gulong cwk_connect_authenticate(WebKitWebView *view, CWKAuthentica
     return CWK_CONNECT(view, "authenticate", handler, data, destroy);
 }
 
+/** WebKitWebView::resource-load-started (every request of the page, subresources too, as it starts). */
+typedef void (*CWKResourceLoadStartedHandler)(WebKitWebView *, WebKitWebResource *, WebKitURIRequest *, gpointer);
+static inline gulong cwk_connect_resource_load_started(WebKitWebView *view, CWKResourceLoadStartedHandler handler,
+                                                       gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(view, "resource-load-started", handler, data, destroy);
+}
+
 /** SoupMessage::authenticate (a server or a proxy asks the HTTP client for credentials);
  *  returning TRUE means the handler answered (soup_auth_authenticate or soup_auth_cancel). */
 typedef gboolean (*CWKSoupAuthenticateHandler)(SoupMessage *, SoupAuth *, gboolean retrying, gpointer);

@@ -573,17 +573,19 @@ def merged(results):
 # ---- the attempts of issue 18.2 -----------------------------------------------------------------
 
 SMALL_DISPLAY = "800x600x16"
+NO_REUSE = ["--no-reuse-views"]
 ATTEMPTS = [  # (what changes, webauth-bench arguments, environment; DISPLAY=SMALL_DISPLAY runs on an Xvfb of that screen)
-    ("kept: a new view per sign-in, without GPU compositing", [], {}),
-    ("a view kept ready (`--prewarm-views`), which keeps GPU compositing", ["--prewarm-views"], {}),
-    ("a view kept ready, Skia painting on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`)", ["--prewarm-views"],
+    # All before issue 32's kept views, so each runs with a new view per sign-in (`--no-reuse-views`, NO_REUSE).
+    ("kept: a new view per sign-in, without GPU compositing", NO_REUSE, {}),
+    ("a view kept ready (`--prewarm-views`), which keeps GPU compositing", [*NO_REUSE, "--prewarm-views"], {}),
+    ("a view kept ready, Skia painting on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`)", [*NO_REUSE, "--prewarm-views"],
      {"WEBKIT_SKIA_ENABLE_CPU_RENDERING": "1"}),
-    ("a view kept ready, no DMA-BUF renderer (`WEBKIT_DISABLE_DMABUF_RENDERER=1`)", ["--prewarm-views"],
+    ("a view kept ready, no DMA-BUF renderer (`WEBKIT_DISABLE_DMABUF_RENDERER=1`)", [*NO_REUSE, "--prewarm-views"],
      {"WEBKIT_DISABLE_DMABUF_RENDERER": "1"}),
-    ("an 800×600 screen instead of 1280×1024 (`--virtual-screen 800x600`)", ["--virtual-screen", "800x600"], {}),
-    ("an 800×600 screen of depth 16 (an Xvfb of its own, not counted)", [],
+    ("an 800×600 screen instead of 1280×1024 (`--virtual-screen 800x600`)", [*NO_REUSE, "--virtual-screen", "800x600"], {}),
+    ("an 800×600 screen of depth 16 (an Xvfb of its own, not counted)", NO_REUSE,
      {"DISPLAY": SMALL_DISPLAY}),
-    ("no memory-pressure monitor (`WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=1`)", [], {"WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR": "1"}),
+    ("no memory-pressure monitor (`WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=1`)", NO_REUSE, {"WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR": "1"}),
 ]
 ATTEMPT_ROUNDS, ATTEMPT_RUNS, ATTEMPT_SOAK = 3, 10, 200
 
@@ -622,6 +624,66 @@ def attempt_lines(provider, results):
         redirect, tokens = [r for r, _ in result["runs"]], [t for _, t in result["runs"]]
         lines.append(f"| {name} | {fmt(redirect)} | {fmt(tokens)} | {stats(redirect)[0] / kept:.2f}× | "
                      f"{result['peak_pss'] / 2**20:.0f} | " + " | ".join(f"{before:.0f} → {after:.0f}" for before, after in result["left"].values()) + " |")
+    return lines
+
+
+# ---- issue 32: a pool place that keeps its view ----------------------------------------------
+
+REUSE_ROUNDS, REUSE_RUNS = 6, 10
+REUSE_MODES = [  # (row, webauth-bench arguments)
+    ("this engine, warm: each place keeps its view (`SignInPool.reusesViews`, the default)", []),
+    ("this engine, warm: a new view per sign-in (`--no-reuse-views`)", NO_REUSE),
+]
+
+
+def reuse(provider, bin_dir, home):
+    """Warm sign-ins with and without kept views, and the plain HTTP floor, against `provider`: REUSE_ROUNDS interleaved
+    rounds of REUSE_RUNS each, so a busy moment of the machine falls on all of them alike."""
+    results = {"plain HTTP (floor)": {"runs": [], "peak_pss": 0}, **{name: {"runs": [], "peak_pss": 0} for name, _ in REUSE_MODES}}
+    for _ in range(REUSE_ROUNDS):
+        results["plain HTTP (floor)"]["runs"] += lower_bound(provider, REUSE_RUNS)["runs"]
+        for name, arguments in REUSE_MODES:
+            warm = engine_warm(provider, bin_dir, REUSE_RUNS, 1, home, arguments)
+            results[name]["runs"] += warm["runs"]
+            results[name]["peak_pss"] = max(results[name]["peak_pss"], warm["peak_pss"])
+    return results
+
+
+def reuse_lines(provider, results):
+    floor = stats([r for r, _ in results["plain HTTP (floor)"]["runs"]])[0]
+    lines = [f"Warm sign-ins against the {provider} with and without kept views (`bench/run --reuse`: {REUSE_ROUNDS} interleaved "
+             f"rounds of {REUSE_RUNS} each, the plain HTTP floor in the same rounds), in ms:", "",
+             "| client | to redirect | to tokens | browser's own cost (redirect − floor) | vs floor | peak PSS MiB |",
+             "|---|---|---|---|---|---|"]
+    for name, result in results.items():
+        redirect, tokens = [r for r, _ in result["runs"]], [t for _, t in result["runs"]]
+        median = stats(redirect)[0]
+        own = "–" if name.startswith("plain") else f"{median - floor:.0f}"
+        pss = f"{result['peak_pss'] / 2**20:.0f}" if result["peak_pss"] else "–"
+        lines.append(f"| {name} | {fmt(redirect)} | {fmt(tokens)} | {own} | {median / floor:.1f}× | {pss} |")
+    return lines
+
+
+SOAK_COUNT, SOAK_EVERY = 2000, 500
+
+
+def soak(provider, bin_dir, home):
+    """SOAK_COUNT warm sign-ins in a row on the kept setup, a checkpoint every SOAK_EVERY; returns them and the tree's peak PSS."""
+    result, pss, _ = engine_bench(provider, bin_dir, home, ["--count", str(SOAK_COUNT), "--report-every", str(SOAK_EVERY)])
+    return result, pss
+
+
+def soak_lines(provider, result, peak):
+    lines = [f"{SOAK_COUNT} warm sign-ins in a row against the {provider} (`bench/run --soak`: the kept setup, a pool of one "
+             f"place that keeps its view, release build, headless), the process tree at each checkpoint; the whole run's peak "
+             f"PSS of the tree: {peak / 2**20:.0f} MiB:", "",
+             "| sign-ins | ms to redirect (median since the row before) | PSS of the tree MiB | RSS of the tree MiB "
+             "| descriptors (process / tree) | threads | `ReceiveQueue` threads | web processes |", "|---|---|---|---|---|---|---|---|"]
+    for point in result["checkpoints"]:
+        median = "–" if point["redirect_ms"] is None else f"{point['redirect_ms']:.0f}"
+        lines.append(f"| {point['sign_ins']:.0f} | {median} | {point['pss_mib']:.0f} | {point['rss_mib']:.0f} | "
+                     f"{point['fds']:.0f} / {point['tree_fds']:.0f} | {point['threads']:.0f} | {point['receive_queues']:.0f} | "
+                     f"{point['web_processes']:.0f} |")
     return lines
 
 
@@ -713,6 +775,16 @@ def fmt(values):
     return f"{median:.0f} ({low:.0f}–{high:.0f})"
 
 
+def on_embedded(bin_dir, home, measure):
+    """`measure(provider)` against a new embedded provider, which is stopped after, and `home` removed."""
+    provider = Embedded(bin_dir)
+    try:
+        return measure(provider)
+    finally:
+        provider.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True, help="the directory with webauth and webauth-bench")
@@ -727,15 +799,22 @@ def main():
                         help="measure only the sign-in broker (issue 29) and replace its table in --output")
     parser.add_argument("--attempts", action="store_true",
                         help="measure only the attempts of issue 18.2 and replace their table in bench/NOTES.md and --output")
+    parser.add_argument("--reuse", action="store_true",
+                        help="measure only warm sign-ins with and without kept views (issue 32.2) and replace their table in bench/NOTES.md")
+    parser.add_argument("--soak", action="store_true",
+                        help=f"measure only the soak of the kept setup ({SOAK_COUNT} sign-ins, issue 32.4) and replace its table in bench/NOTES.md")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="bench-home-")
+    if args.soak:
+        lines = on_embedded(args.bin, home, lambda provider: soak_lines(provider.name, *soak(provider, args.bin, home)))
+        replace_section(os.path.join(ROOT, "bench/NOTES.md"), f"{SOAK_COUNT} warm sign-ins in a row", "\n\n", lines, after="| sign-ins |")
+        return
+    if args.reuse:
+        lines = on_embedded(args.bin, home, lambda provider: reuse_lines(provider.name, reuse(provider, args.bin, home)))
+        replace_section(os.path.join(ROOT, "bench/NOTES.md"), "Warm sign-ins against the", "\n\n", lines, after="| client |")
+        return
     if args.only_wrong_password:
-        provider = Embedded(args.bin)
-        try:
-            lines = wrong_password_lines(wrong_password(provider, args.bin, home, 3), 3)
-        finally:
-            provider.stop()
-            shutil.rmtree(home, ignore_errors=True)
+        lines = on_embedded(args.bin, home, lambda provider: wrong_password_lines(wrong_password(provider, args.bin, home, 3), 3))
         replace_section(args.output, "Seconds from start to exit of a cold", "\n\n", lines, after="| settle time |")
         return
     if args.broker:
@@ -746,12 +825,7 @@ def main():
         replace_section(args.output, "The sign-in broker (issue 29", "\n\n", lines, after="| measure |")
         return
     if args.attempts:
-        provider = Embedded(args.bin)
-        try:
-            lines = attempt_lines(provider.name, attempts(provider, args.bin, home))
-        finally:
-            provider.stop()
-            shutil.rmtree(home, ignore_errors=True)
+        lines = on_embedded(args.bin, home, lambda provider: attempt_lines(provider.name, attempts(provider, args.bin, home)))
         for path in (os.path.join(ROOT, "bench/NOTES.md"), args.output):  # NOTES.md: a full run rewrites the output from it
             replace_section(path, "Each attempt of issue 18.2", "\n\n", lines, after="| attempt |")
         return

@@ -33,6 +33,8 @@ extension EngineTests {
             #expect(results.count == 10)
             for (subject, result) in results { #expect(result.idToken.subject == subject) }
             #expect(Set(results.values.compactMap { $0.tokens?.accessToken }).count == 10, "every sign-in has its own tokens")
+            #expect(await WebAuthEngine.diagnostics.liveWebViews == 10, "each place keeps its view")
+            await pool.discardViews()
             #expect(await WebAuthEngine.diagnostics.liveWebViews == 0)
         }
 
@@ -50,6 +52,7 @@ extension EngineTests {
                 return try await group.reduce(into: [String]()) { $0.append($1) }
             }
             #expect(subjects == Array(repeating: OpenIDProvider.User.alice.subject, count: 5))
+            await pool.discardViews()
         }
     }
 }

@@ -4,8 +4,13 @@ import Foundation
 struct ProcessTree {
     /// Resident memory of this process and every descendant, in MiB.
     let residentMiB: Double
-    /// Open file descriptors of this process.
+    /// Proportional set size (shared pages divided among their sharers) of the same processes, in MiB.
+    let proportionalMiB: Double
+    /// Open file descriptors of this process, and of the whole tree.
     let fileDescriptors: Int
+    let treeFileDescriptors: Int
+    /// Threads of this process.
+    let threads: Int
     /// Threads of this process named `ReceiveQueue`: WebKit's IPC receive threads, the ones its
     /// compositing leak leaves behind (bench/NOTES.md).
     let receiveQueueThreads: Int
@@ -34,17 +39,21 @@ struct ProcessTree {
             return false
         }
         let tree = name.keys.filter(inTree)
-        let kibibytes = tree.reduce(0) { total, pid in
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-            return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
+        func kibibytes(_ field: String, in file: String) -> Int {
+            tree.reduce(0) { total, pid in
+                let text = (try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8)) ?? ""
+                let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+                return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
+            }
         }
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        func descriptors(_ pid: pid_t) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         let receiveQueues = threads.count {
             (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("ReceiveQueue") == true
         }
-        return ProcessTree(residentMiB: Double(kibibytes) / 1024, fileDescriptors: descriptors, receiveQueueThreads: receiveQueues,
+        return ProcessTree(residentMiB: Double(kibibytes("VmRSS", in: "status")) / 1024, proportionalMiB: Double(kibibytes("Pss", in: "smaps_rollup")) / 1024,
+                           fileDescriptors: descriptors(me), treeFileDescriptors: tree.reduce(0) { $0 + descriptors($1) },
+                           threads: threads.count, receiveQueueThreads: receiveQueues,
                            webProcesses: tree.count { name[$0]?.hasPrefix("WebKitWebProces") == true },
                            xvfbServers: tree.count { name[$0] == "Xvfb" })
     }

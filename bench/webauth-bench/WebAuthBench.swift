@@ -24,6 +24,8 @@ struct WebAuthBench: AsyncParsableCommand {
     var timeline = false
     @Flag(help: "Keep a web view ready for the next sign-in (EngineConfiguration.prewarmsWebViews), as a harness may.")
     var prewarmViews = false
+    @Flag(inversion: .prefixedNo, help: "Each pool place keeps its web view, reset between sign-ins (SignInPool.reusesViews).")
+    var reuseViews = true
     @Option(help: "The private Xvfb's screen, WIDTHxHEIGHT (default: the engine's 1280x1024).")
     var virtualScreen: String?
 
@@ -37,7 +39,7 @@ struct WebAuthBench: AsyncParsableCommand {
             configuration.virtualScreenSize = (sides[0], sides[1])
         }
         try WebAuthEngine.configure(configuration)
-        let pool = SignInPool(client: client, width: parallel)
+        let pool = SignInPool(client: client, width: parallel, reusesViews: reuseViews)
         try await pool.prewarm()
         let scopes = scope.split(separator: " ").map(String.init)
         _ = try await Self.signIn(pool, scopes: scopes, script: loginScript)
@@ -73,20 +75,25 @@ struct WebAuthBench: AsyncParsableCommand {
                                 "sandbox": .string(sandbox.description)]).description)
     }
 
-    /// `count` sign-ins in a row, with a checkpoint of the process tree every `every` sign-ins.
+    /// `count` sign-ins in a row, with a checkpoint of the process tree every `every` sign-ins: its memory,
+    /// descriptors, threads and helper processes, and the median time to the redirect since the last checkpoint.
     func soak(_ pool: SignInPool, scopes: [String], script: LoginScript, every: Int) async throws {
         var checkpoints: [JSONValue] = []
+        var window: [Double] = []
         func checkpoint(_ done: Int) {
             let tree = ProcessTree.now()
-            checkpoints.append(.object(["sign_ins": .number(Double(done)), "rss_mib": .number(tree.residentMiB),
-                                        "fds": .number(Double(tree.fileDescriptors)),
-                                        "receive_queues": .number(Double(tree.receiveQueueThreads)), "web_processes": .number(Double(tree.webProcesses)),
-                                        "xvfb": .number(Double(tree.xvfbServers))]))
+            let median = window.sorted().dropFirst(window.count / 2).first
+            checkpoints.append(.object(["sign_ins": .number(Double(done)), "rss_mib": .number(tree.residentMiB), "pss_mib": .number(tree.proportionalMiB),
+                                        "fds": .number(Double(tree.fileDescriptors)), "tree_fds": .number(Double(tree.treeFileDescriptors)),
+                                        "threads": .number(Double(tree.threads)), "receive_queues": .number(Double(tree.receiveQueueThreads)),
+                                        "web_processes": .number(Double(tree.webProcesses)), "xvfb": .number(Double(tree.xvfbServers)),
+                                        "redirect_ms": median.map(JSONValue.number) ?? .null]))
             FileHandle.standardError.write(Data((checkpoints.last!.description + "\n").utf8))
+            window = []
         }
         checkpoint(0)
         for done in 1...count {
-            _ = try await Self.signIn(pool, scopes: scopes, script: script)
+            window.append(try await Self.signIn(pool, scopes: scopes, script: script).redirect)
             if done % every == 0 || done == count { checkpoint(done) }
         }
         let diagnostics = await WebAuthEngine.diagnostics

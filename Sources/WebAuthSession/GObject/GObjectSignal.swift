@@ -32,6 +32,11 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, H
     static var authenticate: Self { Self { cwk_connect_authenticate($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKResourceLoadStartedHandler {
+    /// `WebKitWebView::resource-load-started` (each request of the page as it starts).
+    static var resourceLoadStarted: Self { Self { cwk_connect_resource_load_started($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAuthenticateHandler {
     /// `SoupMessage::authenticate` (a server or a proxy asks the HTTP client for credentials).
     static var soupAuthenticate: Self { Self { cwk_connect_soup_authenticate($0, $1, $2, $3) } }

@@ -113,6 +113,7 @@ final class EngineRuntime: Sendable {
             Task { @WebKitActor in
                 LiveSignInPages.shared.closeAll(reason: .engineShutDown)
                 PrewarmedView.shared.discard()
+                ReusableView.dropAll()
                 tornDown.signal()
             }
             // A wedged loop must not hang the exit forever; the teardown takes milliseconds.

@@ -33,7 +33,7 @@ public enum WebAuthEngine {
     }
 
     /// Ends every running session with ``WebAuthenticationError/engineShutDown``, destroys their
-    /// windows, and refuses new sessions (they fail with the same error). The engine's loop
+    /// windows, lets go of the web views pools keep, and refuses new sessions (they fail with the same error). The engine's loop
     /// thread, its private Xvfb and its scratch directory are stopped and removed when the
     /// process exits, by themselves: calling this is only needed to end sessions early.
     @WebKitActor
@@ -41,6 +41,7 @@ public enum WebAuthEngine {
         EngineRuntime.shared.refuseNewSessions()
         LiveSignInPages.shared.closeAll(reason: .engineShutDown)
         PrewarmedView.shared.discard()
+        ReusableView.dropAll()
     }
 
     /// Deletes everything a persistent profile keeps (cookies, local storage, caches,

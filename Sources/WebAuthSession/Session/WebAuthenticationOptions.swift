@@ -103,6 +103,8 @@ public struct WebAuthenticationOptions: Sendable {
     /// Headless sessions ignore it: a login script's `passkey` answers there. Default: none, and
     /// a page's request gets `NotAllowedError`.
     public var securityKeys: SecurityKeySource?
+    /// The ``SignInPool`` place whose kept web view the session uses, when ``ReusableView/lends(to:)`` allows it.
+    var reusableView: ReusableView?
 
     /// The defaults.
     public init() {}

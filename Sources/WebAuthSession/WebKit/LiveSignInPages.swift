@@ -11,10 +11,12 @@ final class LiveSignInPages {
     private(set) var liveViewCount = 0
     private var finalizations: [UInt: FinalizationWatch] = [:]
 
+    /// Makes `page` the one of `view`; a view is counted once, however many pages it serves (a pool's kept view).
     func register(_ page: SignInPage, view: UnsafeMutablePointer<WebKitWebView>) {
         pages[UnsafeMutableRawPointer(view)] = page
-        liveViewCount += 1
         let key = UInt(bitPattern: view)
+        guard finalizations[key] == nil else { return }
+        liveViewCount += 1
         finalizations[key] = FinalizationWatch(view) {
             LiveSignInPages.shared.liveViewCount -= 1
             LiveSignInPages.shared.finalizations[key] = nil

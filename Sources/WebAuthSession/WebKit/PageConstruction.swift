@@ -15,6 +15,8 @@ struct PageConstruction {
     let networkAnswers: PageNetworkAnswers
     /// The ephemeral session's own web context when it trusts a CA file (see ``WebContextsByProfile/privateEphemeralContext()``).
     let privateContext: (context: GObjectReference<UnsafeMutablePointer<WebKitWebContext>>, downloads: SignalConnection)?
+    /// The pool's place the view is borrowed from, to be given back when the page closes.
+    let reusableView: ReusableView?
 
     /// Builds the parts for a sign-in at `startURL` under `policy` with `options`.
     /// - Throws: ``WebAuthenticationError/noDisplay(_:)`` and the others of ``GTKEnvironment/ready(forPerson:)``;
@@ -38,8 +40,15 @@ struct PageConstruction {
         if policy.redirectURI.kind == .customScheme {
             WebContextsByProfile.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
-        let prewarmed = options.websiteData == .ephemeral && !isPrivate ? PrewarmedView.shared.take(in: context) : nil
-        view = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, perViewData: !isPrivate, options: options))
+        let place = ReusableView.lends(to: options) ? options.reusableView : nil
+        let lent = place?.lend()
+        reusableView = lent == nil ? nil : place
+        if let lent {
+            view = GObjectReference(retaining: lent)
+        } else {
+            let prewarmed = options.websiteData == .ephemeral && !isPrivate ? PrewarmedView.shared.take(in: context) : nil
+            view = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, perViewData: !isPrivate, options: options))
+        }
         Self.configure(view.pointer, options: options)
         networkAnswers = PageNetworkAnswers(startURL: startURL, options: options, redirectURI: policy.redirectURI, logger: logger)
         networkAnswers.apply(to: view.pointer)

@@ -26,7 +26,11 @@ final class SignInPage {
     private(set) var presentation: (any PagePresentation)?
     /// What the page answers when the network asks.
     let networkAnswers: PageNetworkAnswers
+    /// What the page left in its view that no reset removes: such a view is not lent again.
+    var lastingState = LastingState()
     private var privateContext: (context: GObjectReference<UnsafeMutablePointer<WebKitWebContext>>, downloads: SignalConnection)?
+    /// The pool's place the view is borrowed from: the view goes back to it, not down with the window.
+    private var reusableView: ReusableView?
     private var connections: [SignalConnection] = []
     /// The listener for a form POST to a loopback redirect URI, once the flow asks for it.
     var loopbackListener: LoopbackRedirectListener?
@@ -55,6 +59,7 @@ final class SignInPage {
         passkeys = PasskeyRequests(gate: SecretGate(providerURL: startURL, secretHosts: options.secretHosts))
         let parts = try PageConstruction(startURL: startURL, policy: policy, options: options, logger: logger)
         (viewReference, presentation, networkAnswers, privateContext) = (parts.view, parts.presentation, parts.networkAnswers, parts.privateContext)
+        reusableView = parts.reusableView
         let (view, window) = (parts.view.pointer, parts.presentation.window)
         windowReference = GObjectReference(retaining: window)
         connectSignals(view: view, window: window)
@@ -82,6 +87,7 @@ final class SignInPage {
             SignalConnection(view, .loadFailedWithTLSErrors, target: self, handler: PageSignals.tlsError),
             SignalConnection(view, .webProcessTerminated, target: self, handler: PageSignals.processTerminated),
             SignalConnection(view, .authenticate, target: self, handler: PageSignals.authenticate),
+            SignalConnection(view, .resourceLoadStarted, target: self, handler: PageSignals.resourceLoadStarted),
             SignalConnection(view, .close, target: self, handler: PageSignals.pageClosed),
             SignalConnection(view, .notify("estimated-load-progress"), target: self, handler: PageSignals.progress),
             SignalConnection(view, .notify("title"), target: self, handler: PageSignals.title),
@@ -166,15 +172,20 @@ final class SignInPage {
     /// inside one of the view's own signal emissions (the session defers it to the next loop
     /// iteration).
     func close() {
-        let (view, window) = (viewReference, windowReference)
+        let (view, window, place) = (viewReference, windowReference, reusableView)
         release()
         view?.withPointer { webkit_web_view_stop_loading($0) }
+        if let place, let view, let window {
+            gtk_container_remove(cwk_container(window.pointer), cwk_web_view_widget(view.pointer))
+            place.giveBack(reusable: !lastingState.isLeft)
+        }
         window?.withPointer { gtk_widget_destroy($0) }
     }
 
     /// GTK destroys the window (and the view in it): the sign-in ends as cancelled, and the page
     /// lets go of both without touching them again.
     func windowDestroyed() {
+        reusableView?.drop()
         release()
         fail(.cancelled)
     }
@@ -193,6 +204,7 @@ final class SignInPage {
         (windowReference, viewReference) = (nil, nil)
         if let privateContext { WebContextsByProfile.shared.forget(privateContext.context.pointer) }
         privateContext = nil
+        reusableView = nil
     }
 
     /// Asks GTK to close the window the way a window manager's close button does (it emits
@@ -219,6 +231,7 @@ final class SignInPage {
     /// Answers a request for credentials or a certificate (see ``PageNetworkAnswers/answer(_:)``);
     /// false leaves it to WebKit's dialog.
     func authenticate(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
+        lastingState.authenticationAsked()
         switch networkAnswers.answer(request) {
         case .webKitDialog(let host, let realm):
             emit(.httpAuthenticationDialogShown(host: host, realm: realm))

@@ -1,10 +1,17 @@
 internal import CWebKitGTK
 
-/// `webkit_website_data_manager_clear` as an `async` call.
+/// `webkit_website_data_manager_clear` (every kind of data, whatever its age) as an `async` call.
 @WebKitActor
 enum WebsiteDataClearing {
+    /// Clears a profile's data at `path`.
+    /// - Throws: ``WebAuthenticationError/profileUnavailable(path:message:)`` when WebKit could not.
     static func clearAll(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>, path: String) async throws(WebAuthenticationError) {
-        let failure: String? = await withCheckedContinuation { continuation in
+        if let failure = await clear(manager) { throw .profileUnavailable(path: path, message: failure) }
+    }
+
+    /// Clears all of `manager`'s data once WebKit has; returns why it could not, or nil.
+    static func clear(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>) async -> String? {
+        await withCheckedContinuation { continuation in
             webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, { source, result, data in
                 guard let continuation = RetainedValue<CheckedContinuation<String?, Never>>.take(data) else { return }
                 let manager = source.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: WebKitWebsiteDataManager.self) }
@@ -16,6 +23,5 @@ enum WebsiteDataClearing {
                 }
             }, RetainedValue.retained(continuation))
         }
-        if let failure { throw .profileUnavailable(path: path, message: failure) }
     }
 }
