@@ -9,7 +9,7 @@ extension OpenIDProvider {
     func token(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
         let form = Self.fields(request.body)
         let grantType = form["grant_type"] ?? ""
-        state.withLock { $0.requestCounts["/token#" + grantType, default: 0] += 1 }
+        count("/token#" + grantType)
         if has(.serverError) { return LocalHTTPResponse(status: 500, headers: ["Content-Type": "text/plain"], body: "Internal Server Error") }
         if has(.hangingTokenEndpoint) {
             await held.hold()

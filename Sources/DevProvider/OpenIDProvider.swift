@@ -184,24 +184,6 @@ public final class OpenIDProvider: Sendable {
 
     func has(_ fault: ProviderFault) -> Bool { state.withLock { $0.faults.contains(fault) } }
 
-    /// How many requests reached `path` (for example `/token` with `grant_type=refresh_token`: see ``refreshCount``).
-    public func requestCount(_ path: String) -> Int { state.withLock { $0.requestCounts[path] ?? 0 } }
-
-    /// Returns once a request has reached `path` (at once if one has).
-    public func firstRequest(to path: String) async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let reached = state.withLock { state in
-                if state.requestCounts[path, default: 0] > 0 { return true }
-                state.requestWaiters[path, default: []].append(waiter)
-                return false
-            }
-            if reached { waiter.resume() }
-        }
-    }
-
-    /// How many refresh-token grants the token endpoint has answered, successful or not.
-    public var refreshCount: Int { requestCount("/token#refresh_token") }
-
     /// How many refresh tokens are valid now (issued, and neither used by a rotation nor revoked).
     public var liveRefreshTokenCount: Int { state.withLock { $0.refreshTokens.count } }
 
@@ -226,11 +208,7 @@ public final class OpenIDProvider: Sendable {
     }
 
     private func route(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
-        let waiters = state.withLock { state in
-            state.requestCounts[request.path, default: 0] += 1
-            return state.requestWaiters.removeValue(forKey: request.path) ?? []
-        }
-        for waiter in waiters { waiter.resume() }
+        count(request.path)
         if has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument)
