@@ -65,6 +65,17 @@ struct AccountStore: Sendable {
         }
     }
 
+    /// Deletes `account`'s provider cookies and other website data, when it has a folder.
+    /// - Returns: whether it had one.
+    @discardableResult
+    func clearWebsiteData(_ account: String) async throws(BrokerError) -> Bool {
+        guard case .persistent(let directory) = websiteData(account), FileManager.default.fileExists(atPath: directory.path) else { return false }
+        do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch {
+            throw BrokerError(.failed, "could not delete the account's cookies: \(error)")
+        }
+        return true
+    }
+
     /// Where `account`'s provider cookies are kept.
     func websiteData(_ account: String) -> WebAuthenticationOptions.WebsiteData {
         .profile(account, environment: environment)

@@ -21,17 +21,22 @@ struct SignInService: Sendable {
     /// - Returns: the saved sign-in.
     /// - Throws: ``BrokerError``: ``BrokerErrorName/invalidArgument`` for a new account without an
     ///   issuer or client, or another issuer or client than the account's; then the sign-in's.
-    func signIn(_ options: SignInOptions, parent: ParentWindow?, script: LoginScript?) async throws(BrokerError) -> AuthState {
+    /// - Parameter admission: who asks; it decides, under the account's lock, whether the sign-in
+    ///   may run, and is told once the sign-in is saved.
+    func signIn(_ options: SignInOptions, parent: ParentWindow?, script: LoginScript?,
+                admission: AccountAdmission) async throws(BrokerError) -> AuthState {
         let limit = options.timeout ?? .seconds(300)
         return try await RequestDeadline.run(within: limit) { () throws(BrokerError) -> AuthState in
             try await accounts.whileLocked(options.account, waitingAtMost: limit) { () throws(BrokerError) -> AuthState in
-                try await signInHoldingLock(options, parent: parent, script: script, limit: limit)
+                try await signInHoldingLock(options, parent: parent, script: script, admission: admission, limit: limit)
             }
         }
     }
 
-    private func signInHoldingLock(_ options: SignInOptions, parent: ParentWindow?, script: LoginScript?, limit: Duration) async throws(BrokerError) -> AuthState {
+    private func signInHoldingLock(_ options: SignInOptions, parent: ParentWindow?, script: LoginScript?, admission: AccountAdmission,
+                                   limit: Duration) async throws(BrokerError) -> AuthState {
         let (previous, store) = try await accounts.load(options.account)
+        try await admission.admitSignIn(replacing: previous)
         let issuer = try Self.same(options.issuer, previous?.configuration.issuer, "issuer", account: options.account)
         let clientID = try Self.same(options.clientID, previous?.clientID, "client_id", account: options.account)
         guard let issuer, let clientID else {
@@ -54,6 +59,7 @@ struct SignInService: Sendable {
         var state = result.authState
         state.client = SavedClient(redirectURI: redirect, scopes: scopes, authenticationMethod: .none)
         do throws(AuthStateStoreError) { try await store.save(state) } catch { throw BrokerError(error) }
+        try await admission.signedIn()
         if let previous, previous.configuration.issuer == issuer, previous.clientID == clientID, previous.refreshToken != state.refreshToken {
             do { _ = try await previous.revokeRefreshToken(authentication: .none, http: http) } catch {
                 logger.warning("the replaced sign-in's refresh token could not be revoked: \(error)")

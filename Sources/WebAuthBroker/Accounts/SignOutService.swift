@@ -17,17 +17,21 @@ struct SignOutService: Sendable {
     /// - Throws: ``BrokerErrorName/notSignedIn`` when there is nothing to sign out;
     ///   ``BrokerErrorName/providerError`` when only the provider's part did not finish (the
     ///   account is signed out here all the same).
-    func signOut(_ options: SignOutOptions, parent: ParentWindow?, script: LoginScript?) async throws(BrokerError) -> [String: BusValue] {
+    /// - Parameter admission: who asks; it decides, under the account's lock, whether the sign-out may run.
+    func signOut(_ options: SignOutOptions, parent: ParentWindow?, script: LoginScript?,
+                 admission: AccountAdmission) async throws(BrokerError) -> [String: BusValue] {
         let limit = options.timeout ?? .seconds(300)
         return try await RequestDeadline.run(within: limit) { () throws(BrokerError) -> [String: BusValue] in
             try await accounts.whileLocked(options.account, waitingAtMost: limit) { () throws(BrokerError) -> [String: BusValue] in
-                try await signOutHoldingLock(options, parent: parent, script: script, limit: limit)
+                try await signOutHoldingLock(options, parent: parent, script: script, admission: admission, limit: limit)
             }
         }
     }
 
-    private func signOutHoldingLock(_ options: SignOutOptions, parent: ParentWindow?, script: LoginScript?, limit: Duration) async throws(BrokerError) -> [String: BusValue] {
+    private func signOutHoldingLock(_ options: SignOutOptions, parent: ParentWindow?, script: LoginScript?, admission: AccountAdmission,
+                                    limit: Duration) async throws(BrokerError) -> [String: BusValue] {
         let (saved, store) = try await accounts.load(options.account)
+        try await admission.admitSignOut(of: saved)
         guard let state = saved else { throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'") }
         let http = configuration.http(timeout: limit)
         var unfinished: [String] = []
@@ -52,12 +56,9 @@ struct SignOutService: Sendable {
                 unfinished.append("the post-logout redirect URI \(redirect) cannot be used: \(error)")
             }
         }
-        if case .persistent(let directory) = accounts.websiteData(options.account), FileManager.default.fileExists(atPath: directory.path) {
-            do { try await WebAuthEngine.clearWebsiteData(profileDirectory: directory) } catch {
-                throw BrokerError(.failed, "could not delete the account's cookies: \(error)")
-            }
-        }
+        try await accounts.clearWebsiteData(options.account)
         do throws(AuthStateStoreError) { try await store.remove() } catch { throw BrokerError(error) }
+        try await admission.signedOut()
         guard unfinished.isEmpty else {
             throw BrokerError(.providerError, "signed out here; the provider's sign-out did not finish: " + unfinished.joined(separator: "; "))
         }

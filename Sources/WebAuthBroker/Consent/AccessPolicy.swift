@@ -71,6 +71,16 @@ final class AccessPolicy {
         do { try consent.record(ConsentAnswer(app: app.id, account: account, allowed: true)) } catch { throw BrokerError(.failed, "\(error)") }
     }
 
+    /// Forgets every app's answer about `account`: its sign-in ended, or a new one begins there.
+    func forget(account: String) throws(BrokerError) {
+        do {
+            let removed = try consent.forget(account: account)
+            if removed > 0 { logger.info("\(removed) answers about the account '\(account)' forgotten") }
+        } catch {
+            throw BrokerError(.failed, "\(error)")
+        }
+    }
+
     /// Asks the person in a window, and remembers the answer.
     private func ask(_ app: CallerApplication, account: String, issuer: String, parent: ParentWindow?) -> Task<Result<Bool, BrokerError>, Never> {
         var question = AccessQuestion(title: "Allow access to your sign-in?",

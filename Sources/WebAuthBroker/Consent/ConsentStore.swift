@@ -56,10 +56,24 @@ public struct ConsentStore: Sendable {
     /// - Returns: how many there were.
     @discardableResult
     public func forget(app: String) throws(ConsentStoreError) -> Int {
+        try forget { $0.app == app }
+    }
+
+    /// Forgets every answer about `account`, whichever app it was for: the account was signed
+    /// out, or is made anew, and what was allowed of its earlier sign-in is not allowed of the next.
+    /// - Returns: how many there were.
+    @discardableResult
+    public func forget(account: String) throws(ConsentStoreError) -> Int {
+        guard try answers().contains(where: { $0.account == account }) else { return 0 }
+        return try forget { $0.account == account }
+    }
+
+    /// Forgets the answers `matching` says.
+    private func forget(where matching: (ConsentAnswer) -> Bool) throws(ConsentStoreError) -> Int {
         var removed = 0
         try update { answers in
             removed = answers.count
-            answers.removeAll { $0.app == app }
+            answers.removeAll(where: matching)
             removed -= answers.count
         }
         return removed

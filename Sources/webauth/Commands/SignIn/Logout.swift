@@ -39,6 +39,7 @@ struct Logout: AsyncParsableCommand {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             if local, let removed = try await ProfileStore.removingUnreadable(name: profile.name, choice: profile.store) {
                 narrator.warn("the saved sign-in in \(removed) could not be read and was removed; its refresh token was not revoked")
+                try Self.forgetBrokerGrants(profile)
                 print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(false),
                                         "refresh_token_revoked": .bool(false)]).description)
                 return
@@ -50,6 +51,7 @@ struct Logout: AsyncParsableCommand {
             catch let failure as CommandFailure where local && failure.status == .signInRequired {
                 // No sign-in was saved, but a failed one may have left the provider's cookies: those go.
                 guard try Self.removeLeftoverWebsiteData(profile) else { throw failure }
+                try Self.forgetBrokerGrants(profile)
                 print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(false),
                                         "refresh_token_revoked": .bool(false)]).description)
                 return
@@ -108,6 +110,7 @@ struct Logout: AsyncParsableCommand {
                 }
             }
             do throws(AuthStateStoreError) { try await saved.store.remove() } catch { throw CommandFailure(error) }
+            try Self.forgetBrokerGrants(profile)
             print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(endedAtProvider),
                                     "refresh_token_revoked": .bool(revoked)]).description)
             guard unfinished.isEmpty else {
