@@ -38,17 +38,22 @@ final class BrokerObject {
 
     private func handle(_ call: IncomingCall) {
         switch call.method {
-        case "SignIn": startRequest(call) { () throws(BrokerError) in try self.signIn(call) }
-        case "SignOut": startRequest(call) { () throws(BrokerError) in try self.signOut(call) }
+        case "SignIn": startRequest(call) { () async throws(BrokerError) in try await self.signIn(call) }
+        case "SignOut": startRequest(call) { () async throws(BrokerError) in try await self.signOut(call) }
         case "GetToken": answer(call) { () async throws(BrokerError) in [.dictionary(try await self.token(call))] }
         case "ListAccounts": answer(call) { () async throws(BrokerError) in [.dictionaries(try await self.list(call))] }
         default: call.fail(.invalidArgument("no method \(call.method)"))
         }
     }
 
-    /// Starts a request, or answers `call` with why it cannot start.
-    private func startRequest(_ call: IncomingCall, _ start: () throws(BrokerError) -> Void) {
-        do { try start() } catch { call.fail(error) }
+    /// Starts a request (`start` answers `call` with its handle), or answers `call` with why it
+    /// cannot start; counted as work in flight until then.
+    private func startRequest(_ call: IncomingCall, _ start: @escaping @BusActor () async throws(BrokerError) -> Void) {
+        idle.begin()
+        Task { @BusActor in
+            defer { idle.end() }
+            do throws(BrokerError) { try await start() } catch { call.fail(error) }
+        }
     }
 
     /// Answers `call` with what `body` gives, counted as work in flight.
@@ -63,44 +68,37 @@ final class BrokerObject {
         }
     }
 
-    private func signIn(_ call: IncomingCall) throws(BrokerError) {
+    private func signIn(_ call: IncomingCall) async throws(BrokerError) {
         let options = try SignInOptions(call.options(1))
         let service = SignInService(accounts: accounts, configuration: configuration, logger: logger)
-        try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
-            if let existing = try await self.accounts.load(options.account).state {
-                try await self.access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: parent)
-            }
-            let state = try await service.signIn(options, parent: parent, script: script)
-            try self.access.allow(app, account: options.account)
+        try await request(call, account: options.account, token: options.handleToken, script: options.script) { admission, script throws(BrokerError) in
+            let state = try await service.signIn(options, parent: admission.parent, script: script, admission: admission)
             guard let token = state.accessToken(for: .signIn) else { throw BrokerError(.providerError, "the provider gave no access token") }
-            return try self.release(token, of: options.account, state: state, to: app)
+            return try self.release(token, of: options.account, state: state, to: admission.app)
         }
     }
 
-    private func signOut(_ call: IncomingCall) throws(BrokerError) {
+    private func signOut(_ call: IncomingCall) async throws(BrokerError) {
         let options = try SignOutOptions(call.options(1))
         let service = SignOutService(accounts: accounts, configuration: configuration, logger: logger)
-        try request(call, account: options.account, token: options.handleToken, script: options.script) { app, parent, script throws(BrokerError) in
-            guard let existing = try await self.accounts.load(options.account).state else {
-                throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'")
-            }
-            try await self.access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: parent)
-            return try await service.signOut(options, parent: parent, script: script)
+        try await request(call, account: options.account, token: options.handleToken, script: options.script) { admission, script throws(BrokerError) in
+            try await service.signOut(options, parent: admission.parent, script: script, admission: admission)
         }
     }
 
     /// Starts a request of `call` (SignIn, SignOut) on `account`: its parent window and script are
-    /// checked now; `body` runs once the caller's app is known, and its results are the `Response`.
-    private func request(_ call: IncomingCall, account: String, token: String?, script path: String?,
-                         _ body: @escaping @BusActor (CallerApplication, ParentWindow?, LoginScript?) async throws(BrokerError) -> [String: BusValue])
-        throws(BrokerError) {
+    /// checked now; `body` runs once the caller's app is known, with what decides, under the
+    /// account's lock, whether it may act; its results are the `Response`.
+    private func request(_ call: IncomingCall, account: String, token: String?, script source: ScriptSource?,
+                         _ body: @escaping @BusActor (AccountAdmission, LoginScript?) async throws(BrokerError) -> [String: BusValue])
+        async throws(BrokerError) {
         let parent = try Self.parentWindow(call.string(0))
-        let script = try loadScript(path)
-        let (sender, method) = (call.sender, call.method)
+        let script = try await CallerScript.load(source, of: call, allowed: configuration.allowsScripts)
+        let (sender, method, access, accounts) = (call.sender, call.method, access, accounts)
         try requests.start(for: call, token: token) { @BusActor () throws(BrokerError) -> [String: BusValue] in
             let app = try await self.callers.application(of: sender)
             self.logger.info("\(method) from \(app.id) for the account '\(account)'")
-            return try await body(app, parent, script)
+            return try await body(AccountAdmission(app: app, account: account, parent: parent, access: access, accounts: accounts), script)
         }
     }
 
@@ -143,22 +141,6 @@ final class BrokerObject {
         }
         logger.info("a token of the account '\(account)' went to \(app.id)")
         return BrokerResults.token(token, account: account, state: state)
-    }
-
-    /// The login script `path` names, when the broker allows scripts; not one that reads a
-    /// variable the broker's process environment keeps (``ScriptEnvironment``).
-    private func loadScript(_ path: String?) throws(BrokerError) -> LoginScript? {
-        guard let path else { return nil }
-        guard configuration.allowsScripts else {
-            throw .invalidArgument("option 'script' needs a broker started with --allow-scripts (for tests and CI)")
-        }
-        let script: LoginScript
-        do { script = try LoginScript(contentsOfFile: path) } catch { throw .invalidArgument("\(error)") }
-        if let kept = script.environmentVariableNames.sorted().first(where: ScriptEnvironment.keeps) {
-            throw .invalidArgument("the login script reads $\(kept), which stays in the broker's environment (WebKit's processes inherit it): "
-                + "give the secret a variable of its own")
-        }
-        return script
     }
 
     /// The caller's `parent_window`.

@@ -26,6 +26,29 @@ public struct BusOptions: Sendable {
         return text
     }
 
+    /// `key` as `s` holding a document (a login script's text): line breaks allowed, no NUL, at
+    /// most `maximumBytes`.
+    public mutating func document(_ key: String, maximumBytes: Int) throws(BrokerError) -> String? {
+        guard case .string(let text)? = try take(key, "s") else { return nil }
+        guard text.utf8.count <= maximumBytes else { throw .invalidArgument("option '\(key)' holds \(text.utf8.count) bytes; at most \(maximumBytes)") }
+        guard !text.utf8.contains(0) else { throw .invalidArgument("option '\(key)' holds a NUL") }
+        return text
+    }
+
+    /// `key` as `h` (an index into the message's file descriptors), if given.
+    public mutating func fileDescriptorIndex(_ key: String) throws(BrokerError) -> Int32? {
+        guard case .fileDescriptorIndex(let index)? = try take(key, "h") else { return nil }
+        guard index >= 0 else { throw .invalidArgument("option '\(key)' is a negative file descriptor index") }
+        return index
+    }
+
+    /// Refuses `key` if given, with `reason`: an option the contract no longer takes.
+    public mutating func refuse(_ key: String, _ reason: String) throws(BrokerError) {
+        guard values[key] != nil else { return }
+        read.insert(key)
+        throw .invalidArgument("option '\(key)' is not accepted: \(reason)")
+    }
+
     /// `key` as `u`, if given.
     public mutating func uint32(_ key: String) throws(BrokerError) -> UInt32? {
         guard case .uint32(let number)? = try take(key, "u") else { return nil }

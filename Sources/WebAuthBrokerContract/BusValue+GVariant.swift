@@ -16,6 +16,7 @@ extension BusValue {
         case "x": self = .int64(Int64(g_variant_get_int64(variant)))
         case "t": self = .uint64(UInt64(g_variant_get_uint64(variant)))
         case "d": self = .double(g_variant_get_double(variant))
+        case "h": self = .fileDescriptorIndex(g_variant_get_handle(variant))
         case "as": self = .strings(Self.strings(of: variant))
         case "a{ss}": self = .stringMap(Self.entries(of: variant) { Self.string($0) })
         case "a{sv}": self = .dictionary(Self.dictionary(variant: variant))
@@ -45,6 +46,7 @@ extension BusValue {
         case .int64(let value): g_variant_new_int64(gint64(value))
         case .uint64(let value): g_variant_new_uint64(guint64(value))
         case .double(let value): g_variant_new_double(value)
+        case .fileDescriptorIndex(let index): g_variant_new_handle(index)
         case .strings(let values): Self.array(of: "s", values.map { g_variant_new_string($0) })
         case .stringMap(let map):
             Self.array(of: "{ss}", map.sorted { $0.key < $1.key }.map { g_variant_new_dict_entry(g_variant_new_string($0.key), g_variant_new_string($0.value)) })

@@ -17,6 +17,8 @@ public indirect enum BusValue: Sendable, Hashable {
     case uint64(UInt64)
     /// `d`
     case double(Double)
+    /// `h`: an index into the message's file descriptors (a `GUnixFDList`), not a descriptor itself.
+    case fileDescriptorIndex(Int32)
     /// `as`
     case strings([String])
     /// `a{ss}`
@@ -39,6 +41,7 @@ public indirect enum BusValue: Sendable, Hashable {
         case .int64: "x"
         case .uint64: "t"
         case .double: "d"
+        case .fileDescriptorIndex: "h"
         case .strings: "as"
         case .stringMap: "a{ss}"
         case .dictionary: "a{sv}"

@@ -23,8 +23,8 @@ public struct SignInOptions: Sendable, Hashable {
     public var timeout: Duration?
     /// The caller's token for the request's handle.
     public var handleToken: String?
-    /// A login script file (absolute path); the broker accepts it only when started with `--allow-scripts`.
-    public var script: String?
+    /// The login script, as text or an open file; the broker accepts it only when started with `--allow-scripts`.
+    public var script: ScriptSource?
 
     /// Decodes `options`.
     /// - Throws: ``BrokerError`` (``BrokerErrorName/invalidArgument``) for an unknown option, a
@@ -45,7 +45,7 @@ public struct SignInOptions: Sendable, Hashable {
         prompt = try reader.string("prompt")
         timeout = try RequestTimeout.decode(reader.uint32("timeout"))
         handleToken = try reader.string("handle_token").map { token throws(BrokerError) in try RequestHandle.checkedToken(token) }
-        script = try reader.string("script").map { path throws(BrokerError) in try Self.absolutePath(path, "script") }
+        script = try ScriptSource.read(&reader)
         try reader.finish()
     }
 
@@ -54,12 +54,6 @@ public struct SignInOptions: Sendable, Hashable {
         guard let url = URLComponents(string: text), ["https", "http"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
             throw .invalidArgument("option '\(key)' must be an http(s) URL with a host")
         }
-        return text
-    }
-
-    /// `text` if it is an absolute path.
-    static func absolutePath(_ text: String, _ key: String) throws(BrokerError) -> String {
-        guard text.hasPrefix("/") else { throw .invalidArgument("option '\(key)' must be an absolute path") }
         return text
     }
 

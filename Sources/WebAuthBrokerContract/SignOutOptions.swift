@@ -6,8 +6,8 @@ public struct SignOutOptions: Sendable, Hashable {
     public var timeout: Duration?
     /// The caller's token for the request's handle.
     public var handleToken: String?
-    /// A logout script file (absolute path); the broker accepts it only when started with `--allow-scripts`.
-    public var script: String?
+    /// The logout script, as text or an open file; the broker accepts it only when started with `--allow-scripts`.
+    public var script: ScriptSource?
 
     /// Decodes `options`.
     /// - Throws: ``BrokerError`` (``BrokerErrorName/invalidArgument``) as ``SignInOptions/init(_:)``.
@@ -16,7 +16,7 @@ public struct SignOutOptions: Sendable, Hashable {
         account = try AccountName.checked(reader.string("account") ?? AccountName.standard)
         timeout = try RequestTimeout.decode(reader.uint32("timeout"))
         handleToken = try reader.string("handle_token").map { token throws(BrokerError) in try RequestHandle.checkedToken(token) }
-        script = try reader.string("script").map { path throws(BrokerError) in try SignInOptions.absolutePath(path, "script") }
+        script = try ScriptSource.read(&reader)
         try reader.finish()
     }
 }

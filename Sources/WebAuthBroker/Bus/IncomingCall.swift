@@ -42,6 +42,19 @@ final class IncomingCall {
         return map
     }
 
+    /// A copy of the file descriptor the call carries at `index` (an `h` option's value); the
+    /// caller of this method closes it.
+    /// - Throws: ``BrokerErrorName/invalidArgument`` when the call carries none there.
+    func fileDescriptor(at index: Int32) throws(BrokerError) -> Int32 {
+        let message = g_dbus_method_invocation_get_message(invocation.pointer)
+        guard let list = g_dbus_message_get_unix_fd_list(message), index < g_unix_fd_list_get_length(list) else {
+            throw .invalidArgument("the call carries no file descriptor \(index)")
+        }
+        do throws(GLibError) { return try GLibError.attempt { g_unix_fd_list_get(list, index, $0) } } catch {
+            throw BrokerError(.failed, "the file descriptor could not be copied: \(error.message)")
+        }
+    }
+
     /// Answers with `values` (the method's out arguments, in order).
     func reply(_ values: [BusValue]) {
         guard !answered else { return }

@@ -72,7 +72,7 @@ struct BrokerCredentialsTests {
 
         let token = try await getToken(bus, "work")
         let signedIn = try await bus.request(["issuer": .string(provider.issuer), "client_id": .string("webauth-demo"), "account": .string("other"),
-                                              "script": .string(try webauth.file("broker-login.yaml", LoginCommandTests.passwordScript))])
+                                              "script_file": .string(try webauth.file("broker-login.yaml", LoginCommandTests.passwordScript))])
         let log = await proxy.stop()
         #expect(token["results"]?["access_token"] != nil && provider.refreshCount == 1, "\(token)\nbroker: \(bus.brokerLog)")
         #expect(signedIn["response"]?.numberValue == 0, "\(signedIn)\nbroker: \(bus.brokerLog)")

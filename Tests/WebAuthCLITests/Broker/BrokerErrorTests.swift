@@ -51,7 +51,7 @@ struct BrokerErrorTests {
         defer { Task { await bus.stop() } }
         let scripted = try await fixture.signIn("work")
         #expect(scripted["error_name"] == .string("org.webauthsession.Error.InvalidArgument")
-                && scripted["message"] == .string("option 'script' needs a broker started with --allow-scripts (for tests and CI)"), "\(scripted)")
+                && scripted["message"] == .string("a login script (script_content, script_fd) needs a broker started with --allow-scripts (for tests and CI)"), "\(scripted)")
         let none = try await bus.call(["account": .string("nobody")])
         #expect(none["error_name"] == .string("org.webauthsession.Error.NotSignedIn"), "\(none)")
         let noDisplay = try await bus.request(["issuer": .string(provider.issuer), "client_id": .string("webauth-demo"), "account": .string("x")])

@@ -49,9 +49,9 @@ struct BrokerLifecycleTests {
         let slow = try webauth.file("slow.yaml", "steps:\n  - {click: \"#never\", optional: true, optional_timeout: 3}\n"
             + LoginCommandTests.passwordScript.replacingOccurrences(of: "steps:\n", with: ""))
         var options = fixture.signInOptions(account: "slow")
-        options["script"] = .string(slow)
+        options["script_file"] = .string(slow)
         var others = fixture.signInOptions(account: "other")
-        others["script"] = .string(slow)
+        others["script_file"] = .string(slow)
         let bystander = try ChildProcess("/usr/bin/python3", [try fixture.bus.pythonScript(BrokerClient.request), "SignIn", "", JSONValue.object(others).description],
                                          environment: fixture.bus.webauth.baseEnvironment.merging(fixture.bus.clientEnvironment) { $1 }, stderr: .pipe)
         async let signedIn = fixture.bus.request(options)

@@ -31,7 +31,7 @@ struct BrokerScriptEnvironmentTests {
               - wait_for: "#never"
             """)
         async let signIn = bus.request(["issuer": .string(fixture.provider.issuer), "client_id": .string("webauth-demo"), "account": .string("work"),
-                                        "script": .string(script)])
+                                        "script_file": .string(script)])
         let reader = try ChildProcess("/bin/cat", [typed], environment: [:], stdout: .pipe)
         #expect(await reader.firstLine() == "typed", "the script got past the password: \(bus.brokerLog)")
 
@@ -59,7 +59,7 @@ struct BrokerScriptEnvironmentTests {
                 env: XDG_SESSION_PASSWORD
             """)
         let refused = try await fixture.bus.request(["issuer": .string(fixture.provider.issuer), "client_id": .string("webauth-demo"),
-                                                     "script": .string(script)])
+                                                     "script_file": .string(script)])
         #expect(refused["error_name"]?.stringValue == "org.webauthsession.Error.InvalidArgument"
                     && refused["message"]?.stringValue?.contains("$XDG_SESSION_PASSWORD") == true, "\(refused)")
     }

@@ -73,7 +73,7 @@ struct BrokerTests {
             return on
         caller.signal_subscribe(None, "org.webauthsession.Request1", "Response", handle, None, Gio.DBusSignalFlags.NONE, heard("caller"), None)
         other.signal_subscribe(None, "org.webauthsession.Request1", "Response", handle, None, Gio.DBusSignalFlags.NONE, heard("other"), None)
-        options = {"issuer": GLib.Variant("s", issuer), "client_id": GLib.Variant("s", "webauth-demo"), "script": GLib.Variant("s", script),
+        options = {"issuer": GLib.Variant("s", issuer), "client_id": GLib.Variant("s", "webauth-demo"), "script_content": GLib.Variant("s", open(script).read()),
                    "account": GLib.Variant("s", "eaves"), "handle_token": GLib.Variant("s", "eaves")}
         caller.call_sync("org.webauthsession.Broker", "/org/webauthsession/Broker", "org.webauthsession.Broker1", "SignIn",
                          GLib.Variant("(sa{sv})", ("", options)), None, Gio.DBusCallFlags.NONE, -1, None)

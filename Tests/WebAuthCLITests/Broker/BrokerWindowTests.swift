@@ -94,7 +94,7 @@ struct BrokerWindowTests {
         defer { Task { await caller.stop() } }
         let parent = try #require(await caller.firstLine())
         var options = fixture.signInOptions(account: "window")
-        options["script"] = nil  // a person's sign-in: the window waits for them
+        options["script_file"] = nil  // a person's sign-in: the window waits for them
         let client = try ChildProcess("/usr/bin/python3", [try fixture.bus.pythonScript(BrokerClient.request), "SignIn", "x11:\(parent)",
                                                            JSONValue.object(options).description], environment: environment)
         let popup = try #require(await caller.firstLine())

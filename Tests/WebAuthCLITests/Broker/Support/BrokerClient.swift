@@ -4,7 +4,9 @@ import OpenIDConnect
 /// The tests' own client of the broker, in Python (python3-gi): one request or call, its outcome
 /// printed as one JSON object, so a test can look at every result, error name and exit status.
 /// Options are JSON: a string is `s`, a number `u`, a list `as`, an object `a{ss}`;
-/// `{"x": {"int64": 5}}` gives another type where a test needs a wrong one.
+/// `{"x": {"int64": 5}}` gives another type where a test needs a wrong one. Two keys are the
+/// client's own: `script_file` (a path, opened by the client and sent as `script_fd`) and
+/// `script_pipe` (a pipe's read end sent as `script_fd`).
 enum BrokerClient {
     /// `request.py METHOD PARENT_WINDOW OPTIONS_JSON`: SignIn or SignOut, subscribed to its
     /// Response first (and to the broker leaving); prints `{"handle", "response", "results"}`, or
@@ -13,6 +15,13 @@ enum BrokerClient {
         method, parent, options = sys.argv[1], sys.argv[2], variant_options(json.loads(sys.argv[3]))
         token = json.loads(sys.argv[3]).get("handle_token", "t%d" % os.getpid())
         options["handle_token"] = GLib.Variant("s", token)
+        fds = Gio.UnixFDList()
+        if "script_file" in options:  # the tests' own key: the file, opened here, goes as script_fd (the broker opens no path)
+            options["script_fd"] = GLib.Variant("h", fds.append(os.open(options.pop("script_file").get_string(), os.O_RDONLY)))
+        if "script_pipe" in options:  # a descriptor that is not a regular file
+            reader, writer = os.pipe()
+            options.pop("script_pipe")
+            options["script_fd"] = GLib.Variant("h", fds.append(reader))
         handle = "/org/webauthsession/Broker/request/%s/%s" % (bus.get_unique_name()[1:].replace(".", "_"), token)
         loop, outcome = GLib.MainLoop(), {"handle": handle}
         def finish(response, results):
@@ -23,7 +32,7 @@ enum BrokerClient {
         bus.signal_subscribe("org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", BROKER,
                              Gio.DBusSignalFlags.NONE, lambda *s: s[5].unpack()[2] or finish(2, {"error": "the broker left"}), None)
         try:
-            call(method, GLib.Variant("(sa{sv})", (parent, options)))
+            call(method, GLib.Variant("(sa{sv})", (parent, options)), fds)
         except GLib.Error as error:
             print(json.dumps(error_of(error))); sys.exit(0)
         print("requested", flush=True, file=sys.stderr)
@@ -57,8 +66,9 @@ enum BrokerClient {
             return GLib.Variant("a{ss}", value)
         def variant_options(options):
             return {name: variant(value) for name, value in options.items()}
-        def call(method, parameters):
-            return bus.call_sync(BROKER, PATH, "org.webauthsession.Broker1", method, parameters, None, Gio.DBusCallFlags.NONE, 120000, None)
+        def call(method, parameters, fds=None):
+            return bus.call_with_unix_fd_list_sync(BROKER, PATH, "org.webauthsession.Broker1", method, parameters, None, Gio.DBusCallFlags.NONE,
+                                                   120000, fds, None)[0]
         def error_of(error):
             name = Gio.DBusError.get_remote_error(error)
             prefix = "GDBus.Error:%s: " % name

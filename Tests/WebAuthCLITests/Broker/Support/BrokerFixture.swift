@@ -20,7 +20,7 @@ struct BrokerFixture {
 
     /// The options of a scripted sign-in of `account` at the provider.
     func signInOptions(account: String) -> [String: JSONValue] {
-        ["issuer": .string(provider.issuer), "client_id": .string("webauth-demo"), "account": .string(account), "script": .string(script)]
+        ["issuer": .string(provider.issuer), "client_id": .string("webauth-demo"), "account": .string(account), "script_file": .string(script)]
     }
 
     /// Signs `account` in with the tests' Python client, which then owns it.
