@@ -105,13 +105,21 @@ final class BrokerObject {
     private func token(_ call: IncomingCall) async throws(BrokerError) -> [String: BusValue] {
         let options = try TokenOptions(call.options(0))
         let app = try await callers.application(of: call.sender)
+        var asked: AuthState?
         if try !access.mayUse(app, account: options.account) {
             guard let existing = try await accounts.load(options.account).state else {
                 throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'")
             }
             try await access.check(app, account: options.account, issuer: existing.configuration.issuer, parent: nil)
+            asked = existing
         }
         let (token, state) = try await tokens.token(options)
+        // The person answered for the sign-in on screen; one made in its place meanwhile (signed out,
+        // then signed in anew by another app) is not what they allowed. The gate below reads the
+        // answers again, so a grant that a sign-out took away meanwhile counts too.
+        if let asked, (asked.configuration.issuer, asked.clientID, asked.idToken?.subject) != (state.configuration.issuer, state.clientID, state.idToken?.subject) {
+            throw BrokerError(.accessDenied, "the account '\(options.account)' was signed in anew while the person was asked; ask again")
+        }
         return try release(token, of: options.account, state: state, to: app)
     }
 

@@ -131,6 +131,29 @@ struct BrokerWindowTests {
         #expect(again.stderr.contains("AccessDenied") && again.stderr.contains("`webauth broker --grant` allows it"), "remembered: \(again.stderr)")
     }
 
+    @Test("an Allow given while the account was signed out and signed in anew, as another person, by another app gives nothing of the new sign-in")
+    func allowOutlivedBySignOut() async throws {
+        let fixture = try await BrokerFixture.start(webauth, display: true)
+        defer { Task { await fixture.bus.stop() } }
+        try #require(try await fixture.signIn("work")["response"]?.numberValue == 0)
+        async let asked = fixture.bus.gdbus("GetToken", ["{'account': <'work'>}"])
+        _ = try await fixture.bus.run("/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", "Allow access to your sign-in"])
+        // While the question is on screen: the owner signs out, and another app signs the name in anew.
+        #expect(try await fixture.bus.request(["account": .string("work")], method: "SignOut")["response"]?.numberValue == 0)
+        let other = BrokerClient.request + "\n# another app\n"
+        let password = try webauth.file("bob-password", OpenIDProvider.User.bob.password)
+        var asBob = fixture.signInOptions(account: "work")
+        asBob["script_file"] = nil
+        asBob["script_content"] = .string("steps:\n  - {fill: \"#username\", value: bob}\n  - {fill: \"#password\", file: \(password)}\n"
+            + "  - {press_enter: \"#password\"}\n")
+        let anew = try await fixture.bus.python(other, ["SignIn", "", JSONValue.object(asBob).description])
+        #expect(try JSONValue(parsing: anew.stdout)["response"]?.numberValue == 0, "\(anew.stdout)")
+        try await answer(fixture.bus, "alt+a")
+        let outcome = try await asked
+        #expect(outcome.status != 0 && outcome.stderr.contains("AccessDenied: the account 'work' was signed in anew while the person was asked"),
+                "\(outcome.stdout)\(outcome.stderr)")
+    }
+
     /// Waits for the question's window, gives it the focus and presses `keys` (a button's mnemonic).
     private func answer(_ bus: BrokerBus, _ keys: String) async throws {
         let found = try await bus.run("/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", "Allow access to your sign-in"])
