@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(CGnuTLS)
-import CGnuTLS
+internal import CGnuTLS
 #endif
 
 /// Signing with a private key on a PKCS#11 token (a smart card, an HSM, SoftHSM2) through GnuTLS,
