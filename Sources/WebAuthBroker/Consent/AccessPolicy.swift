@@ -91,8 +91,9 @@ final class AccessPolicy {
             let allowed: Bool
             do { allowed = try await WebAuthEngine.ask(question) } catch {
                 logger.info("access of \(app.id) to the account '\(account)' refused: no one can be asked (\(error))")
-                return .failure(BrokerError(.accessDenied, "no one can be asked whether \(app) may use the account '\(account)' (\(error)); "
-                    + "`webauth broker --grant` allows it from a terminal"))
+                let why = (error as? WebAuthenticationError) == .noDisplayForWindow ? "the broker has no display to ask on" : "\(error)"
+                return .failure(BrokerError(.accessDenied, "no one can be asked whether \(app) may use the account '\(account)' (\(why)); "
+                    + "allow it from a terminal: webauth broker --grant '\(app.id)' \(account)"))
             }
             do { try consent.record(ConsentAnswer(app: app.id, account: account, allowed: allowed)) } catch {
                 logger.warning("the answer could not be remembered: \(error)")

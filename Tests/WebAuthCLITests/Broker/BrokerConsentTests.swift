@@ -23,6 +23,8 @@ struct BrokerConsentTests {
         let denied = try await bus.gdbus("GetToken", ["{'account': <'work'>}"])
         #expect(denied.status != 0 && denied.stderr.contains("org.webauthsession.Error.AccessDenied: no one can be asked whether /usr/bin/gdbus may use the account 'work'"),
                 "\(denied.stderr)")
+        #expect(denied.stderr.contains("(the broker has no display to ask on); allow it from a terminal: webauth broker --grant '/usr/bin/gdbus' work")
+                && !denied.stderr.contains("device"), "the refusal says how to grant, not how to sign in: \(denied.stderr)")
         #expect(try await bus.gdbus("ListAccounts").stdout == "(@aa{sv} [],)\n", "nothing listed that it may not use")
 
         #expect(try await webauth(["broker", "--grant", "/usr/bin/gdbus", "work"]).status == 0)
