@@ -75,8 +75,8 @@ public struct CallerApplication: Sendable, Hashable, CustomStringConvertible {
         guard try FilesystemView.isShared(by: process, with: procRoot + "/self") else {
             if let appID = try FlatpakInfo.appID(in: process + "/root/.flatpak-info") { return CallerApplication(.flatpak(appID: appID)) }
             if let name = SnapConfinement.name(ofProcess: process) { return CallerApplication(.snap(name: name)) }
-            throw .untrusted("it runs in a root or mount namespace other than the broker's and is no Flatpak app (no .flatpak-info) "
-                             + "nor confined snap, so the paths it shows could name any file")
+            throw .untrusted("it runs in a root or mount namespace other than the broker's and is neither a Flatpak app (no .flatpak-info) "
+                             + "nor a confined snap, so the paths it shows could name any file")
         }
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/exe") else {
             throw .unreadable("\(process)/exe cannot be read")

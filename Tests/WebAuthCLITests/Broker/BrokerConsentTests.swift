@@ -78,7 +78,7 @@ struct BrokerConsentTests {
         ("oversized", "[Application]\nname=org.example.Flatpaked\n" + String(repeating: "#", count: 70_000), "its .flatpak-info is larger than 64 KiB"),
         ("runtime only", "[Runtime]\nname=org.example.Platform\n", "its .flatpak-info names no app ([Application] name=)"),
         ("a path for a name", "[Application]\nname=/opt/granted-tool\n", "its .flatpak-info names no valid app ID"),
-        ("none", nil, "it runs in a root or mount namespace other than the broker's and is no Flatpak app (no .flatpak-info) nor confined snap"),
+        ("none", nil, "it runs in a root or mount namespace other than the broker's and is neither a Flatpak app (no .flatpak-info) nor a confined snap"),
     ] as [(String, String?, String)])
     func sandboxWithoutIdentity(_ name: String, flatpakInfo: String?, reason: String) async throws {
         let fixture = try await BrokerFixture.start(webauth)

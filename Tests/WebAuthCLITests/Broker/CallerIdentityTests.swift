@@ -154,8 +154,8 @@ struct CallerIdentityTests {
         try proc.file(52, "attr/current", "snap.lxd.lxc (enforce)\n")
         #expect(try CallerApplication.of(processID: 52, procRoot: proc.path).kind == .snap(name: "lxd"), "attr/current, without LSM stacking")
 
-        let refusal = CallerIdentityError.untrusted("it runs in a root or mount namespace other than the broker's and is no Flatpak app "
-                                                    + "(no .flatpak-info) nor confined snap, so the paths it shows could name any file")
+        let refusal = CallerIdentityError.untrusted("it runs in a root or mount namespace other than the broker's and is neither a Flatpak app "
+                                                    + "(no .flatpak-info) nor a confined snap, so the paths it shows could name any file")
         try proc.process(60, sharesView: false, exe: "/usr/bin/python3.11", commandLine: ["python3", "granted.py"])
         #expect(throws: refusal, "another view, no sandbox identity") { try CallerApplication.of(processID: 60, procRoot: proc.path) }
         try proc.process(61, sharesView: false, exe: "/usr/bin/gdbus")
