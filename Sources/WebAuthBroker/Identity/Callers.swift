@@ -16,7 +16,8 @@ final class Callers {
 
     /// The app behind the unique name `sender`.
     /// - Throws: ``BrokerErrorName/accessDenied`` for a process of another user (a session bus
-    ///   has none, unless it was opened to them), ``BrokerErrorName/failed`` when the process cannot be read.
+    ///   has none, unless it was opened to them) or one that cannot be identified (see
+    ///   ``CallerApplication``), ``BrokerErrorName/failed`` when the process cannot be read.
     func application(of sender: String) async throws(BrokerError) -> CallerApplication {
         let lookup = known[sender] ?? Task { @BusActor [connection] () -> Result<CallerApplication, BrokerError> in
             do throws(BrokerError) {
@@ -24,10 +25,16 @@ final class Callers {
                 guard credentials.userID == getuid() else {
                     return .failure(BrokerError(.accessDenied, "the caller runs as another user (uid \(credentials.userID))"))
                 }
-                guard let application = CallerApplication.of(processID: credentials.processID) else {
-                    return .failure(BrokerError(.failed, "the caller's process \(credentials.processID) cannot be read (it has exited?)"))
+                do throws(CallerIdentityError) {
+                    return .success(try CallerApplication.of(processID: credentials.processID))
+                } catch {
+                    switch error {
+                    case .unreadable(let reason):
+                        return .failure(BrokerError(.failed, "the caller's process \(credentials.processID) cannot be read (it has exited?): \(reason)"))
+                    case .untrusted(let reason):
+                        return .failure(BrokerError(.accessDenied, "the caller (process \(credentials.processID)) cannot be identified: \(reason)"))
+                    }
                 }
-                return .success(application)
             } catch {
                 return .failure(error)
             }

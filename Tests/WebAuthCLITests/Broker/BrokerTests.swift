@@ -92,6 +92,57 @@ struct BrokerTests {
         print("other connection, a broadcast: %d" % len(got["other"]))
         """
 
+    @Test("what the session bus cannot promise: dbus-monitor of the same user sees a Response's and GetToken's tokens; behind Flatpak's proxy it may neither monitor nor eavesdrop")
+    func monitoredBus() async throws {
+        let fixture = try await BrokerFixture.start(webauth)
+        let bus = fixture.bus
+        defer { Task { await bus.stop() } }
+        // The bus's policy is the stock session bus's (eavesdrop="true"); BecomeMonitor is the
+        // bus user's whatever the policy says.
+        let monitor = try ChildProcess("/usr/bin/dbus-monitor", ["--address", bus.address], environment: ["PATH": "/usr/bin:/bin"], stdout: .pipe)
+        defer { monitor.signal(SIGKILL) }
+        while let line = await monitor.firstLine(), !line.contains("member=NameLost") {}  // the bus took it for a monitor
+        let signedIn = try await fixture.signIn("work")
+        let token = try #require(signedIn["results"]?["access_token"]?.stringValue, "\(signedIn)")
+        #expect(try await webauth(["broker", "--grant", "/usr/bin/gdbus", "work"]).status == 0)
+        try #require(try await bus.gdbus("GetToken", ["{'account': <'work'>}"]).stdout.contains(token))
+        var message = "", seen: Set<String> = []
+        while !seen.isSuperset(of: ["Response", "GetToken reply"]), let line = await monitor.firstLine() {
+            if !line.hasPrefix(" ") { message = line } else if line.contains("\"\(token)\"") {
+                seen.insert(message.hasPrefix("signal ") && message.hasSuffix("member=Response") ? "Response"
+                            : message.hasPrefix("method return ") ? "GetToken reply" : message)
+            }
+        }
+        #expect(seen == ["Response", "GetToken reply"], "the monitor saw the access token in: \(seen)")
+        let proxied = try await bus.python(Self.proxiedMonitor, [bus.address, webauth.home.appendingPathComponent("proxy").path])
+        #expect(proxied.stdout == "BecomeMonitor: org.freedesktop.DBus.Error.AccessDenied\nAddMatch eavesdrop=true: org.freedesktop.DBus.Error.AccessDenied\n",
+                "\(proxied.stdout) \(proxied.stderr)")
+    }
+
+    /// A client behind xdg-dbus-proxy with `--filter`, as Flatpak puts an app's session bus (the
+    /// proxy writes a byte to `--fd` once it listens): it asks to become a monitor and to eavesdrop.
+    static let proxiedMonitor = """
+        import os, subprocess, sys
+        from gi.repository import Gio, GLib
+        address, path = sys.argv[1], sys.argv[2]
+        ready, listening = os.pipe()
+        proxy = subprocess.Popen(["xdg-dbus-proxy", address, path, "--filter", "--fd=%d" % listening], pass_fds=[listening])
+        os.close(listening)
+        os.read(ready, 1)
+        app = Gio.DBusConnection.new_for_address_sync("unix:path=" + path,
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION)
+        for name, method, arguments in (("BecomeMonitor", "BecomeMonitor", GLib.Variant("(asu)", ([], 0))),
+                                        ("AddMatch eavesdrop=true", "AddMatch", GLib.Variant("(s)", ("eavesdrop=true",)))):
+            try:
+                app.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", method, arguments,
+                              None, Gio.DBusCallFlags.NONE, -1, None)
+                print("%s: allowed" % name)
+            except GLib.Error as error:
+                print("%s: %s" % (name, Gio.DBusError.get_remote_error(error)))
+        os.close(ready)
+        proxy.wait()
+        """
+
     @Test("accounts are webauth's profiles: a broker sign-in is webauth token's profile, a webauth login is GetToken's account")
     func sharedWithTheCommandLine() async throws {
         let fixture = try await BrokerFixture.start(webauth)

@@ -16,9 +16,10 @@ struct BrokerCommand: AsyncParsableCommand {
             account only after the person allowed it (a window asks, once; with no display the \
             answer is no). --grant, --forget and --grants manage those answers from a terminal, \
             in $XDG_CONFIG_HOME/webauth/broker-consent.json (mode 0600). An app is its Flatpak app \
-            ID, else its executable's path (and an interpreter's script: "/usr/bin/python3.11 \
-            /path/app.py"), as --grants lists them: this identifies an app, it does not \
-            authenticate one. Its requests and pages take the proxy, no_proxy, ca_file and \
+            ID or its snap ("snap.NAME"), else its executable's path (and an interpreter's script: \
+            "/usr/bin/python3.11 /path/app.py"), as --grants lists them; a caller in a root or \
+            mount namespace of its own that is neither is refused. This identifies an app, it does \
+            not authenticate one. Its requests and pages take the proxy, no_proxy, ca_file and \
             client_certificate of $XDG_CONFIG_HOME/webauth/config.json, read when it starts; a \
             saved client's secret or key is found as webauth token finds it.
             """)
@@ -47,7 +48,16 @@ struct BrokerCommand: AsyncParsableCommand {
         try await reportingFailures {
             let consent = ConsentStore(environment: CommandEnvironment.original)
             do {
-                if grant.count == 2 { return try consent.record(ConsentAnswer(app: grant[0], account: grant[1], allowed: true)) }
+                if grant.count == 2 {
+                    if CallerApplication.namesInterpreterAlone(grant[0]) {
+                        FileHandle.standardError.write(Data("""
+                            Warning: \(grant[0]) is an interpreter: this allows every program it runs without a script file of its \
+                            own (code on its command line, a module, standard input) to use \(grant[1]). A script is granted as \
+                            "\(grant[0]) /path/to/script", as --grants lists it.\n
+                            """.utf8))
+                    }
+                    return try consent.record(ConsentAnswer(app: grant[0], account: grant[1], allowed: true))
+                }
                 if let forget { return print("forgot \(try consent.forget(app: forget)) answers about \(forget)") }
                 if grants { return try consent.answers().forEach { print("\($0.app)\t\($0.account)\t\($0.allowed ? "allowed" : "denied")") } }
             } catch {
