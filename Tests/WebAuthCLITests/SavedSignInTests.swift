@@ -79,6 +79,26 @@ struct SavedSignInTests {
         #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .newlines).count == 43, "stderr: \(token.stderr)")
     }
 
+    @Test("doctor checks the keyring as login does: a Secret Service with no default collection is a warning naming it, an unlocked one is ok")
+    func doctorChecksTheDefaultCollection() async throws {
+        let empty = try await PrivateSessionBus.start(home: webauth.home, unlocked: false)
+        let warned = try await webauth(["doctor", "--json"], environment: ["DBUS_SESSION_BUS_ADDRESS": empty.address])
+        await empty.stop()
+        let keyring = try #require(Self.check("keyring", in: warned.stdout), "\(warned.stdout)")
+        #expect(keyring["status"] == .string("warning") && keyring["detail"]?.stringValue?.contains("no default collection") == true, "\(keyring)")
+        let unlocked = try await PrivateSessionBus.start(home: webauth.home)
+        let fine = try await webauth(["doctor", "--json"], environment: ["DBUS_SESSION_BUS_ADDRESS": unlocked.address])
+        await unlocked.stop()
+        let ok = try #require(Self.check("keyring", in: fine.stdout), "\(fine.stdout)")
+        #expect(ok["status"] == .string("ok"), "\(ok)")
+    }
+
+    /// The check `name` in `doctor --json`'s output.
+    private static func check(_ name: String, in output: String) -> JSONValue? {
+        guard case .array(let checks)? = (try? JSONValue(parsing: output))?["checks"] else { return nil }
+        return checks.first { $0["name"] == .string(name) }
+    }
+
     @Test("the store is checked before any page opens: --store keyring with no login collection fails at once; without --store the file is used, with a warning")
     func storeCheckedBeforeThePage() async throws {
         let provider = try await OpenIDProvider.start()

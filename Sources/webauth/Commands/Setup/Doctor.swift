@@ -84,12 +84,19 @@ struct DoctorCheck {
                            fix: "a person's sign-in window needs a desktop session (or ssh -X); without one, login signs in with the device grant or the browser (--flow); scripts can use --headless")
     }
 
+    /// Whether a sign-in can be saved in the keyring now, as `login` checks it: a Secret Service
+    /// answers, and its default collection is there and unlocked.
     static func keyring() async -> DoctorCheck {
-        guard await SecretServiceAuthStateStore.isAvailable else {
+        switch await SecretServiceAuthStateStore.problem() {
+        case nil:
+            return DoctorCheck(name: "keyring", status: .ok, detail: "a Secret Service answers and its default collection is unlocked: sign-ins are saved in the keyring")
+        case .unreachable?:
             return DoctorCheck(name: "keyring", status: .warning, detail: "no Secret Service answers: sign-ins are saved in a 0600 file",
                                fix: "to keep them in the keyring, run a Secret Service (gnome-keyring, KeePassXC) in this session")
+        case let problem?:
+            return DoctorCheck(name: "keyring", status: .warning, detail: "\(problem); until then sign-ins are saved in a 0600 file and login --store keyring fails",
+                               fix: "give the keyring an unlocked default collection, or sign in with --store file")
         }
-        return DoctorCheck(name: "keyring", status: .ok, detail: "a Secret Service answers: sign-ins are saved in the keyring")
     }
 
     static func stateFolder(_ environment: [String: String]) -> DoctorCheck {
