@@ -211,6 +211,22 @@ struct SavedSignInTests {
         #expect(lines[4].hasPrefix("* future: ") && lines[4].contains("newer version"), "the whole reason below: \(table.stdout)")
     }
 
+    @Test("profiles shows a sign-in the provider no longer refreshes as one to sign in again, with the reason and the command")
+    func deadSignInListed() async throws {
+        let provider = try await OpenIDProvider.start()
+        #expect(try await login(provider, ["--profile", "dead"]).status == 0)
+        provider.faults = [.invalidGrant]
+        #expect(try await webauth(["token", "--profile", "dead", "--refresh"]).status == 6)
+        let table = try await webauth(["profiles"])
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines[1].hasPrefix("dead ") && lines[1].contains("(sign in again*)"), "\(table.stdout)")
+        #expect(lines.last?.hasPrefix("* dead: the provider refused the refresh token") == true
+                && lines.last?.hasSuffix(": webauth login --profile dead") == true, "\(table.stdout)")
+        let json = try JSONValue(parsing: try await webauth(["profiles", "--json"]).stdout)
+        guard case .array(let entries)? = json["profiles"] else { Issue.record("\(json)"); return }
+        #expect(entries.first?["signed_in"] == .bool(false))
+    }
+
     @Test("two logins of one profile take turns on its lock: each says it waits, none waits past its --timeout, no refresh token is orphaned")
     func concurrentLogins() async throws {
         let provider = try await OpenIDProvider.start()

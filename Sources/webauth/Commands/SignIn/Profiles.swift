@@ -32,20 +32,23 @@ struct Profiles: AsyncParsableCommand {
     }
 
     /// The columns NAME, SUBJECT, ISSUER, EXPIRES, STORE, padded; a sign-in that cannot be read
-    /// shows a short reason instead of its subject, and the whole reason below the table, so one
-    /// damaged entry does not stretch every row.
+    /// shows a short reason instead of its subject, one that needs a new sign-in says so instead
+    /// of its expiry, and the whole reason is below the table, so one entry does not stretch every row.
     static func table(_ entries: [Entry]) -> String {
         guard !entries.isEmpty else { return "No saved sign-ins (webauth login saves one).\n" }
         let rows = [["NAME", "SUBJECT", "ISSUER", "EXPIRES", "STORE"]] + entries.map { entry in
             [entry.name, entry.problem.map { _ in "(cannot be read*)" } ?? entry.subject ?? "-", entry.issuer ?? "-",
-             entry.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "-", entry.store]
+             entry.signInAgain.map { _ in "(sign in again*)" } ?? entry.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "-", entry.store]
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         let table = rows.map { row in
             row.indices.map { column in column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
-        let notes = entries.compactMap { entry in entry.problem.map { "* \(entry.name): \($0)" } }
+        let notes = entries.compactMap { entry in
+            entry.problem.map { "* \(entry.name): \($0)" }
+                ?? entry.signInAgain.map { "* \(entry.name): \($0): webauth login --profile \(entry.name)" }
+        }
         return notes.isEmpty ? table : table + "\n" + notes.joined(separator: "\n") + "\n"
     }
 
@@ -59,6 +62,8 @@ struct Profiles: AsyncParsableCommand {
         let expiry: Date?
         /// Why the sign-in cannot be read, if it cannot.
         let problem: String?
+        /// Why the sign-in needs a new one, if it does (a refresh the provider refused, say).
+        let signInAgain: String?
 
         /// The sign-in saved as `name`, read the way other commands read it.
         init(name: String) async {
@@ -76,6 +81,7 @@ struct Profiles: AsyncParsableCommand {
             self.store = store
             self.problem = problem
             signedIn = state != nil && state?.reauthenticationReason == nil
+            signInAgain = state?.reauthenticationReason?.description
             subject = state?.idToken?.subject
             issuer = state?.configuration.issuer
             expiry = state?.lastTokenResponse?.accessTokenExpiresAt
