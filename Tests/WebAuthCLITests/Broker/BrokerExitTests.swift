@@ -19,9 +19,9 @@ struct BrokerExitTests {
         let fixture = try await BrokerFixture.start(webauth, environment: folder.environment)
         let signedIn = try await fixture.signIn("work")  // the broker's engine runs: its Xvfb, network and web processes
         try #require(signedIn["response"]?.numberValue == 0, "\(signedIn)")
-        let exited = try ProcessExit.watch(try await fixture.bus.brokerProcess())
+        let exit = try ProcessExit.Watch(try await fixture.bus.brokerProcess())
         await fixture.bus.stop()
-        await exited.value
+        await exit.exited()
         #expect(fixture.bus.brokerLog.contains("the session bus went away: leaving"), "\(fixture.bus.brokerLog)")
         #expect(folder.processesLeft.isEmpty, "left running: \(folder.processesLeft)")
         #expect(folder.contents.isEmpty, "left in its TMPDIR: \(folder.contents)")
@@ -41,9 +41,9 @@ struct BrokerExitTests {
         _ = await client.firstLine()  // "requested": the broker runs the request
         await fixture.provider.firstRequest(to: "/authorize")  // and its page is open
         let broker = try await fixture.bus.brokerProcess()
-        let exited = try ProcessExit.watch(broker)
+        let exit = try ProcessExit.Watch(broker)
         kill(broker, SIGTERM)
-        await exited.value
+        await exit.exited()
         #expect(await client.exitStatus() == 0)
         let answer = try JSONValue(parsing: try String(contentsOf: outcome, encoding: .utf8))
         #expect(answer["response"]?.numberValue == 2 && answer["results"]?["access_token"] == nil, "no token: \(answer)")
