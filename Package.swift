@@ -177,8 +177,10 @@ let package = Package(
             ],
             exclude: ["Fixtures"]  // read by path (#filePath), as the files a user's disk holds
         ),
+        // issue 42: the test process's last exit handler, reserved as the test binary loads (LeftoverProcesses)
+        .target(name: "CTestProcesses", path: "Tests/CTestProcesses"),
         .target(name: "TestSupport", dependencies: [
-            "OpenIDConnect",
+            "OpenIDConnect", "CTestProcesses",
             // issue 16.8: client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),

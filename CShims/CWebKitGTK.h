@@ -463,4 +463,14 @@ static inline gboolean cwk_window_set_transient_for_exported(GtkWidget *window, 
     return gdk_wayland_window_set_transient_for_exported(gtk_widget_get_window(window), (char *)handle);
 }
 
+/* ---- Issue 42.3: a broker whose bus went away leaves ------------------------ */
+
+/** GDBusConnection::closed (the bus daemon went, or the connection broke). The connection is a
+ *  `GDBusConnection *` that the broker holds as an opaque pointer. */
+typedef void (*CWKBusClosedHandler)(void *, gboolean, GError *, gpointer);
+static inline gulong cwk_connect_bus_closed(void *connection, CWKBusClosedHandler handler,
+                                            gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(connection, "closed", handler, data, destroy);
+}
+
 #endif /* CWEBKITGTK_H */

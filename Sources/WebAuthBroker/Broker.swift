@@ -7,7 +7,9 @@ import WebAuthSession
 /// and gets tokens of the accounts the person allowed it. `webauth broker` runs it.
 public enum Broker {
     /// Serves on the session bus until nothing has happened for ``BrokerConfiguration/idleTimeout``
-    /// (never with a request in flight); then its name is free for the next activation.
+    /// (never with a request in flight); then its name is free for the next activation. It
+    /// leaves sooner, cancelling the requests in flight, when its bus goes away or the calling task
+    /// is cancelled (`webauth broker` cancels it on SIGTERM).
     /// - Throws: ``BrokerStartError`` when there is no session bus, or another broker runs.
     public static func run(_ configuration: BrokerConfiguration) async throws(BrokerStartError) {
         let logger = Logger(label: "webauth.broker")
@@ -24,6 +26,7 @@ final class BrokerService {
     private let logger: Logger
     private let configuration: BrokerConfiguration
     private var idle: IdleTimer?
+    private var requests: Requests?
     private var leaving = false
     private var finished: CheckedContinuation<Void, Never>?
 
@@ -40,6 +43,7 @@ final class BrokerService {
         self.idle = idle
         let callers = Callers(connection: connection)
         let requests = Requests(connection: connection, idle: idle, logger: logger)
+        self.requests = requests
         let access = AccessPolicy(consent: ConsentStore(environment: configuration.environment), logger: logger)
         let accounts = AccountStore(environment: configuration.environment, keyringAnswers: await SecretServiceAuthStateStore.isAvailable, logger: logger)
         let broker = BrokerObject(configuration: configuration, accounts: accounts, callers: callers, requests: requests, access: access, idle: idle,
@@ -50,18 +54,30 @@ final class BrokerService {
         }
         do { _ = try connection.export([broker.interface], at: BrokerContract.objectPath) } catch { throw .noSessionBus(error.message) }
         try connection.requestName(BrokerContract.busName)
+        connection.whenClosed { [weak self] in self?.leave(because: "the session bus went away", cancellingRequests: true) }
         logger.info("serving \(BrokerContract.busName) (idle exit after \(configuration.idleTimeout.components.seconds) s)")
-        await withCheckedContinuation { finished = $0 }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { finished = $0 }
+        } onCancel: {
+            Task { @BusActor [weak self] in self?.leave(because: "stopped", cancellingRequests: true) }
+        }
         withExtendedLifetime(broker) {}
     }
 
-    /// Nothing in flight for the idle timeout: gives the name back (new callers start another
-    /// broker), then leaves once what reached this one before is answered.
+    /// Nothing in flight for the idle timeout: leaves.
     private func idleTimedOut() {
+        leave(because: "idle for \(configuration.idleTimeout.components.seconds) s", cancellingRequests: false)
+    }
+
+    /// Gives the name back (new callers start another broker), then leaves once what reached this
+    /// one before is answered (the idle exit) or, `cancellingRequests`, once the requests in flight,
+    /// cancelled now, have ended (their pages closed): the bus went away, or SIGTERM came.
+    private func leave(because reason: String, cancellingRequests: Bool) {
+        if cancellingRequests { requests?.cancelAll() }
         if !leaving {
             leaving = true
             connection.releaseName(BrokerContract.busName)
-            logger.info("idle for \(configuration.idleTimeout.components.seconds) s: leaving")
+            logger.info("\(reason): leaving")
             idle?.timeout = .zero
         }
         guard let idle, !idle.isBusy else { return }

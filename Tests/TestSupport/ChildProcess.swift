@@ -29,9 +29,13 @@ public final class ChildProcess: Sendable {
     /// Not a `Mutex`: see `LockedState` (the reaper thread and the waiting tests contend it).
     private let state = LockedState<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
-    /// Starts `executable` with `arguments` and exactly `environment`; standard input is `/dev/null`.
+    /// Starts `executable` with `arguments` and exactly `environment` (and the marker of
+    /// ``LeftoverProcesses``, which fails the run if the child is still alive when the tests end,
+    /// unless `outlivesTests`: a program that ends by itself once this process has); standard input is `/dev/null`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String],
-                stdout: Stream = .null, stderr: Stream = .null) throws {
+                stdout: Stream = .null, stderr: Stream = .null, outlivesTests: Bool = false) throws {
+        var environment = environment
+        if !outlivesTests { environment[LeftoverProcesses.variable] = LeftoverProcesses.marker }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

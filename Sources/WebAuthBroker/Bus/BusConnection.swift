@@ -23,6 +23,17 @@ final class BusConnection {
         } catch {
             throw .noSessionBus(error.message)
         }
+        // GDBus's default for the session bus raises SIGTERM when it closes, on the thread that sees it
+        // close, which blocks SIGTERM (threads started from Swift's pool inherit a mask that does):
+        // the signal stayed pending and the broker ran on without a bus. It leaves through
+        // ``whenClosed(_:)`` instead.
+        g_dbus_connection_set_exit_on_close(connection.pointer, 0)
+    }
+
+    /// Calls `handler` once the connection has closed: the bus daemon went away, or the
+    /// connection broke. Nothing can reach the broker, or be answered by it, from then on.
+    func whenClosed(_ handler: @escaping @BusActor @Sendable () -> Void) {
+        BusClosedSignal.connect(connection.pointer) { Task { @BusActor in handler() } }
     }
 
     /// Takes `name`, or fails when another process has it (another broker of this session).

@@ -56,6 +56,15 @@ final class Requests {
         }
     }
 
+    /// Cancels every request: the broker leaves before they end (its bus went away, or SIGTERM
+    /// came). Their windows close and no `Response` follows.
+    func cancelAll() {
+        for request in running.values {
+            logger.info("the broker is leaving: its request \(request.handle.path) is cancelled")
+            request.task?.cancel()
+        }
+    }
+
     /// Whether any request runs.
     var isEmpty: Bool { running.isEmpty }
 
@@ -80,7 +89,7 @@ final class Requests {
         switch outcome {
         case .success(let values): (response, results) = (.success, values)
         case .failure where cancelled:
-            logger.info("request \(handle.path) cancelled by its caller")
+            logger.info("request \(handle.path) cancelled")
             return
         case .failure(let error):
             response = error.name == .cancelled ? .cancelled : .failed

@@ -61,7 +61,7 @@ package enum GTKEnvironment {
             do {
                 let size = runtime.configuration.virtualScreenSize
                 let display = try VirtualDisplay(width: size.width, height: size.height)
-                runtime.adopt(display)
+                try runtime.adopt(display)
                 onPrivateDisplayByNecessity = runtime.configuration.display != .virtual
                 setenv("DISPLAY", display.name, 1)
                 setenv("XAUTHORITY", display.authority.path, 1)  // GTK and WebKit's processes read it

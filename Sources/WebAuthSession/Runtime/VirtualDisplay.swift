@@ -8,7 +8,7 @@ import Foundation
 /// `-auth` makes it accept only clients that hold its cookie (``XAuthorityFile``): other local
 /// users cannot open windows on it, read its screen or inject input.
 /// It is spawned and reaped with plain `posix_spawn`/`waitpid` (not Foundation's `Process`),
-/// because it is stopped from an `atexit` handler, where Foundation's run loops no longer run.
+/// because it is stopped from an exit handler, where Foundation's run loops no longer run.
 final class VirtualDisplay: Sendable {
     /// The display name, such as `:3`.
     let name: String
@@ -76,11 +76,12 @@ final class VirtualDisplay: Sendable {
         started = true
     }
 
-    /// Stops the server, reaps it, and deletes its authority file.
-    func stop() {
-        kill(pid, SIGTERM)
-        waitpid(pid, nil, 0)
+    /// Deletes the authority file and stops the server; `waiting`: reaps it too (else the process
+    /// that started it is about to leave, and its parent's successor reaps it).
+    func stop(waiting: Bool = true) {
         authority.remove()
+        kill(pid, SIGTERM)
+        if waiting { waitpid(pid, nil, 0) }
     }
 
     private static func locate(_ program: String) -> String? {

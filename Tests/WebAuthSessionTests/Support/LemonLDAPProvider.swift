@@ -32,7 +32,8 @@ final class LemonLDAPProvider: Sendable {
         environment["LLNG_CLIENT_SECRET"] = clientSecret
         do {
             try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-            process = try ChildProcess("perl", [script.path, workdir.path], environment: environment, stdout: .pipe, stderr: .file(log.path))
+            process = try ChildProcess("perl", [script.path, workdir.path], environment: environment, stdout: .pipe, stderr: .file(log.path),
+                                       outlivesTests: true)
         } catch {
             throw .notStarted(reason: "cannot run perl \(script.path): \(error)", log: "")
         }

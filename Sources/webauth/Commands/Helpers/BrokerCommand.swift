@@ -45,7 +45,7 @@ struct BrokerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingFailures {
+        try await reportingFailures(ifInterrupted: "the broker stopped; its requests in flight were cancelled") {
             let consent = ConsentStore(environment: CommandEnvironment.original)
             do {
                 if grant.count == 2 {
@@ -72,6 +72,8 @@ struct BrokerCommand: AsyncParsableCommand {
             (broker.proxy, broker.caFile, broker.clientCertificate) = (network.proxy, network.caFile, network.clientCertificate)
             broker.clientAuthentication = Self.clientAuthentication
             do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
+            // SIGTERM cancelled the broker, which left: the process exits 143 with its one line.
+            try Task.checkCancellation()
         }
     }
 

@@ -65,33 +65,33 @@ struct Login: AsyncParsableCommand {
             }
             let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
             try settings.network.prepareEngine(websiteData: profile.websiteData())
-            // A headless page starts the engine (its Xvfb, GTK, the web context and its sandbox
-            // check) while discovery and the profile's store are on their way; a failure there is
-            // the page's own when it opens.
-            if presentation.headless, self.flow == nil, !systemBrowser { Task { try? await WebAuthEngine.prewarm() } }
-            let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
-                : scopes.flatMap { $0.split(separator: " ").map(String.init) }
-            let signIn = { @Sendable () async throws -> AuthState in
-                try await self.signIn(settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,
-                                      parameters: parameters, responseType: responseType, page: page, narrator: narrator)
-            }
-            let name = profile.name
-            // Checked before any page opens, so that a sign-in is never made for nowhere to keep it.
-            guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {
-                print(SignInSummary.json(try await signIn(), store: "none", showTokens: showTokens).description)
-                return
-            }
-            try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
-                let previous = try await ProfileStore.load(name, from: store)
-                var state = try await signIn()
-                state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
-                                           authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference(),
-                                           privateKey: settings.authentication.privateKey)
-                do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
-                if let previous {
-                    await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, http: deadline.http(settings.network), narrator)
+            // A headless page starts the engine while discovery and the profile's store are on their
+            // way; the command leaves (with its status, or Ctrl-C's) only once that start has ended.
+            try await EngineHeadStart.overlapping(presentation.headless && self.flow == nil && !systemBrowser) {
+                let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
+                    : scopes.flatMap { $0.split(separator: " ").map(String.init) }
+                let signIn = { @Sendable () async throws -> AuthState in
+                    try await self.signIn(settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,
+                                          parameters: parameters, responseType: responseType, page: page, narrator: narrator)
                 }
-                print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: showTokens).description)
+                let name = profile.name
+                // Checked before any page opens, so that a sign-in is never made for nowhere to keep it.
+                guard let store = try await ProfileStore.forSaving(name: name, choice: profile.store ?? settings.store) else {
+                    print(SignInSummary.json(try await signIn(), store: "none", showTokens: showTokens).description)
+                    return
+                }
+                try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
+                    let previous = try await ProfileStore.load(name, from: store)
+                    var state = try await signIn()
+                    state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
+                                               authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference(),
+                                               privateKey: settings.authentication.privateKey)
+                    do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
+                    if let previous {
+                        await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, http: deadline.http(settings.network), narrator)
+                    }
+                    print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: showTokens).description)
+                }
             }
         }
     }

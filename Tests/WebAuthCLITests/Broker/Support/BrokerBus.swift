@@ -106,6 +106,15 @@ struct BrokerBus {
         return "/usr/bin/\(interpreter) \(try pythonScript(source))"
     }
 
+    /// The process ID of the broker that owns its name now (the bus daemon knows it).
+    func brokerProcess() async throws -> pid_t {
+        let answer = try await run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                      "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.webauthsession.Broker"])
+        // "(uint32 1234,)"
+        guard let pid = answer.stdout.split(separator: " ").last.flatMap({ pid_t($0.filter(\.isNumber)) }) else { throw CocoaError(.executableLoad) }
+        return pid
+    }
+
     /// What the broker has logged so far.
     var brokerLog: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 

@@ -10,11 +10,13 @@ struct BrokerFixture {
     /// The login script's path.
     let script: String
 
-    /// Starts the provider and the bus in `webauth`'s sandbox; the broker runs with `arguments`.
-    static func start(_ webauth: WebAuthBinary, display: Bool = false, arguments: [String] = ["--allow-scripts"]) async throws -> BrokerFixture {
+    /// Starts the provider and the bus in `webauth`'s sandbox; the broker runs with `arguments`
+    /// and `environment` added to its own.
+    static func start(_ webauth: WebAuthBinary, display: Bool = false, arguments: [String] = ["--allow-scripts"],
+                      environment: [String: String] = [:]) async throws -> BrokerFixture {
         let provider = try await OpenIDProvider.start()
         let bus = try await BrokerBus.start(webauth, display: display, arguments: arguments,
-                                            environment: ["ALICE_PASSWORD": OpenIDProvider.User.alice.password])
+                                            environment: environment.merging(["ALICE_PASSWORD": OpenIDProvider.User.alice.password]) { $1 })
         return BrokerFixture(provider: provider, bus: bus, script: try webauth.file("login.yaml", LoginCommandTests.passwordScript))
     }
 
