@@ -116,6 +116,19 @@ extension EngineTests {
                     "the first visitor's last request carried them, the next visitor's did not")
         }
 
+        /// A shared worker's requests reach no signal of the view, so no ``LastingStateWatch`` sees its
+        /// redirect to `http://u1:pw@…/auth/x`: a kept view has no `SharedWorker`, and the next visitor is asked anew.
+        @Test("a kept view has no SharedWorker, whose requests no watch sees: the next visitor is asked anew")
+        func noSharedWorker() async throws {
+            let site = try await PythonFixtureServer(script: "visitor_site")
+            let place = ReusableView()
+            let view = await Self.pageID(of: place)
+            let first = try await Self.signIn("/leave?how=shared-worker-redirect", at: site, in: place)
+            #expect(first["error"]?.contains("SharedWorker") == true, "the page found no SharedWorker")
+            #expect(await Self.pageID(of: place) == view, "the place kept its view")
+            try await Self.expectAskedAnew("/auth/x", realm: "Auth area", at: site, in: place)
+        }
+
         /// A service worker's registration outlives `webkit_website_data_manager_clear` (WebKitGTK 2.50):
         /// the place lets go of a view whose page fetched a service worker's script.
         @Test("a view whose page registered a service worker is not lent again: the next visitor finds none")

@@ -19,6 +19,10 @@ import Foundation
 /// - A service worker: its script was fetched (`Service-Worker: script`), and its registration
 ///   outlives `webkit_website_data_manager_clear`.
 ///
+/// What no check here could see: a shared worker's requests are not its page's, and reach no
+/// signal of the view (one that followed a redirect to a `user:password@` `Location` left the
+/// credentials unseen). A kept view has no `SharedWorker` (``ReusableView``), also tested.
+///
 /// A page that used HTTP authentication in any of these ways never leaves its view to the next
 /// sign-in: WebKit gives no way to take the credentials out, and a view made anew costs one web
 /// process start, the price of a pool that keeps no views.

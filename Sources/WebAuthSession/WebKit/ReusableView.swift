@@ -46,6 +46,7 @@ final class ReusableView {
             let made = GObjectReference(sinking: cwk_web_view_new(context, 1)!)
             // A headless view renders without GPU compositing, as the engine's fresh ones (PageConstruction).
             webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(made.pointer), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
+            Self.switchOffSharedWorkers(webkit_web_view_get_settings(made.pointer))
             view = made
             lasting = LastingStateWatch(made.pointer)
             Self.keeping[ObjectIdentifier(self)] = WeakTarget(self)
@@ -124,6 +125,18 @@ final class ReusableView {
         webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil)
         if let blankHistory { webkit_web_view_restore_session_state(view, blankHistory) }
         webkit_settings_set_user_agent(webkit_web_view_get_settings(view), nil)
+    }
+
+    /// No `SharedWorker` in a kept view: a shared worker's requests are not its page's, so no signal
+    /// of the view shows them to the ``LastingStateWatch`` (see ``LastingState``).
+    private static func switchOffSharedWorkers(_ settings: UnsafeMutablePointer<WebKitSettings>) {
+        guard let features = webkit_settings_get_all_features() else { return }
+        defer { webkit_feature_list_unref(features) }
+        for index in 0..<webkit_feature_list_get_length(features) {
+            guard let feature = webkit_feature_list_get(features, index), let identifier = webkit_feature_get_identifier(feature),
+                  String(cString: identifier) == "SharedWorker" else { continue }
+            webkit_settings_set_feature_enabled(settings, feature, 0)
+        }
     }
 
     /// Every script message handler a page registers in the engine's world (`PageScriptChannel`, `PasskeyChannel`).

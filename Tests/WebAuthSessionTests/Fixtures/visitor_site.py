@@ -99,6 +99,7 @@ LEAVES = {
     "iframe": "document.body.appendChild(Object.assign(document.createElement('iframe'), {src: auth}));",
     "stylesheet": "document.head.appendChild(Object.assign(document.createElement('link'), {rel: 'stylesheet', href: auth}));",
     "worker-redirect": "new Worker(URL.createObjectURL(new Blob([`fetch('${location.origin}/to-auth')`])));",
+    "shared-worker-redirect": "new SharedWorker(URL.createObjectURL(new Blob([`fetch('${location.origin}/to-auth')`])));",
     "form": "Object.assign(document.body.appendChild(document.createElement('form')), {action: auth}).submit(); return;",
 }
 
