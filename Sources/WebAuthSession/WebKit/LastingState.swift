@@ -9,8 +9,8 @@ import Foundation
 ///   them) nor show the `Authorization` header it adds. They come from:
 ///   - an answer to a server's or a proxy's request for them (``authenticationAsked()``);
 ///   - a URL that carries them (``requestStarted(uri:serviceWorker:)``): a `user:password@`
-///     address of a page, an image, a form's action, an `XMLHttpRequest`'s URL or the user and
-///     password given to its `open`; WebKit answers the server's 401 with them itself, and the
+///     address of a page, a frame, an image, a style sheet, an `EventSource`, a form's action, an
+///     `XMLHttpRequest`'s URL or the user and password given to its `open`; WebKit answers the server's 401 with them itself, and the
 ///     page sees only the final answer, with no `authenticate`;
 ///   - a redirect whose `Location` carries them (``redirected(to:)``): the request that follows
 ///     arrives with the userinfo already taken out of its URL, so only the `Location` tells.

@@ -99,10 +99,11 @@ final class ReusableView {
     }
 
     /// Takes everything of the last sign-in out of the view, in this order: its page (the empty page
-    /// loaded and finished, so no script of it runs on; a cross-site navigation, which empties `window.name`),
-    /// then drops the view instead if the page left a ``LastingState`` (a request that was reported
-    /// after the page let go counts), else the scripts and message handlers the page installed, all website data of its data manager (cookies, storage, IndexedDB, caches, HSTS),
-    /// its network session's connections, its history, and the settings a session sets.
+    /// loaded and finished, so no script of it runs on; a cross-site navigation, which empties
+    /// `window.name`); then, unless the page left a ``LastingState`` after all (a redirect reported
+    /// after the page let go counts), which drops the view, the scripts and message handlers the
+    /// page installed, all website data of its data manager (cookies, storage, IndexedDB, caches,
+    /// HSTS), its network session's connections, its history, and the settings a session sets.
     private func reset() async {
         guard let held = view else { return }  // held through the waits, even if the place drops it meanwhile
         let view = held.pointer
