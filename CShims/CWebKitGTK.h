@@ -318,6 +318,15 @@ static inline gulong cwk_connect_resource_load_started(WebKitWebView *view, CWKR
     return CWK_CONNECT(view, "resource-load-started", handler, data, destroy);
 }
 
+/** WebKitWebResource::sent-request (its request went out: once, then once per redirect with the
+ *  response that redirected it, NULL for the first). The new request's URI arrives with the
+ *  userinfo of the redirect's Location taken out: only that response's headers show it. */
+typedef void (*CWKSentRequestHandler)(WebKitWebResource *, WebKitURIRequest *, WebKitURIResponse *, gpointer);
+static inline gulong cwk_connect_sent_request(WebKitWebResource *resource, CWKSentRequestHandler handler,
+                                              gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(resource, "sent-request", handler, data, destroy);
+}
+
 /** SoupMessage::authenticate (a server or a proxy asks the HTTP client for credentials);
  *  returning TRUE means the handler answered (soup_auth_authenticate or soup_auth_cancel). */
 typedef gboolean (*CWKSoupAuthenticateHandler)(SoupMessage *, SoupAuth *, gboolean retrying, gpointer);

@@ -97,6 +97,38 @@ extension EngineTests {
             #expect(try Self.requests(site).count { $0.path == protected && $0.authorization } == 1, "only the first visitor's request carried them")
         }
 
+        /// Credentials in a URL or in a redirect's `Location`: WebKit answers the server's 401 with them
+        /// itself (the page sees the final answer, and no `authenticate`), keeps them for the
+        /// session, and sends them to the next visitor's request unasked (issue 37.2: a redirect to
+        /// `http://u1:pw@…/auth/x`). Each way a page has WebKit send them (`visitor_site.py`'s
+        /// `LEAVES`): the place lets go of the view, and the next visitor is asked anew.
+        @Test("a view whose page sent credentials from a URL or a redirect's Location is not lent again: the next visitor is asked anew",
+              arguments: ["redirect-image", "redirect-fetch", "redirect-xhr", "worker-redirect", "image", "iframe", "stylesheet", "event-source", "form"])
+        func notAfterCredentialsInURLs(how: String) async throws {
+            let site = try await PythonFixtureServer(script: "visitor_site")
+            let place = ReusableView()
+            let view = await Self.pageID(of: place)
+            let first = try await Self.signIn("/leave?how=\(how)", at: site, in: place)
+            #expect(first["left"] == "seen" || first["reached"] == "auth", "WebKit sent the credentials")
+            #expect(await Self.pageID(of: place) != view, "the place made a new view")
+            try await Self.expectAskedAnew("/auth/x", realm: "Auth area", at: site, in: place)
+            #expect(try Self.requests(site).filter { $0.path.hasPrefix("/auth/x") }.map(\.authorization).suffix(2) == [true, false],
+                    "the first visitor's last request carried them, the next visitor's did not")
+        }
+
+        /// A shared worker's requests reach no signal of the view, so no ``LastingStateWatch`` sees its
+        /// redirect to `http://u1:pw@…/auth/x`: a kept view has no `SharedWorker`, and the next visitor is asked anew.
+        @Test("a kept view has no SharedWorker, whose requests no watch sees: the next visitor is asked anew")
+        func noSharedWorker() async throws {
+            let site = try await PythonFixtureServer(script: "visitor_site")
+            let place = ReusableView()
+            let view = await Self.pageID(of: place)
+            let first = try await Self.signIn("/leave?how=shared-worker-redirect", at: site, in: place)
+            #expect(first["error"]?.contains("SharedWorker") == true, "the page found no SharedWorker")
+            #expect(await Self.pageID(of: place) == view, "the place kept its view")
+            try await Self.expectAskedAnew("/auth/x", realm: "Auth area", at: site, in: place)
+        }
+
         /// A service worker's registration outlives `webkit_website_data_manager_clear` (WebKitGTK 2.50):
         /// the place lets go of a view whose page fetched a service worker's script.
         @Test("a view whose page registered a service worker is not lent again: the next visitor finds none")

@@ -37,6 +37,11 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, H
     static var resourceLoadStarted: Self { Self { cwk_connect_resource_load_started($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebResource>, Handler == CWKSentRequestHandler {
+    /// `WebKitWebResource::sent-request` (the resource's request went out, first or after a redirect).
+    static var sentRequest: Self { Self { cwk_connect_sent_request($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAuthenticateHandler {
     /// `SoupMessage::authenticate` (a server or a proxy asks the HTTP client for credentials).
     static var soupAuthenticate: Self { Self { cwk_connect_soup_authenticate($0, $1, $2, $3) } }

@@ -117,8 +117,11 @@ package enum GTKEnvironment {
 extension GTKEnvironment {
     /// Removes `names` from the process environment (their values stay wherever the caller read
     /// them): WebKit's web and network processes, and every program started later, inherit the rest.
+    /// Their values are blanked in the block `/proc/PID/environ` shows too (``InitialEnvironmentBlock``).
     package nonisolated static func withhold(_ names: some Sequence<String>) {
+        let names = Set(names)
         for name in names where getenv(name) != nil { unsetenv(name) }
+        InitialEnvironmentBlock.blankValues(of: names)
     }
 
     /// Points `XDG_RUNTIME_DIR` at `path`, where GLib then puts its runtime files.

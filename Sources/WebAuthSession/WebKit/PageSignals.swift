@@ -38,15 +38,6 @@ enum PageSignals {
         WebKitActor.assumeIsolated { page?.loadChanged(event) }
     }
 
-    /// A request the page starts (see ``LastingState``).
-    static let resourceLoadStarted: CWKResourceLoadStartedHandler = { _, _, request, data in
-        let page = WeakTarget<SignInPage>.from(data)
-        let uri = request.flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
-        let serviceWorker = request.flatMap { webkit_uri_request_get_http_headers($0) }
-            .flatMap { soup_message_headers_get_one($0, "Service-Worker") }.map { String(cString: $0) }
-        WebKitActor.assumeIsolated { page?.lastingState.requestStarted(uri: uri, serviceWorker: serviceWorker) }
-    }
-
     static let loadFailed: CWKLoadFailedHandler = { _, _, uri, error, data in
         let page = WeakTarget<SignInPage>.from(data)
         let failure = LoadFailure(url: uri.map { String(cString: $0) } ?? "", error: error.map { GLibError($0) })

@@ -3,8 +3,8 @@ internal import CWebKitGTK
 /// A ``SignInPool`` place's web view, kept from one sign-in to the next with its web process and
 /// its own ephemeral website data manager (`is-ephemeral`), so that a sign-in does not wait for a
 /// web process to start. Between two sign-ins it is reset (``reset()``); one whose page left what
-/// no reset removes (``LastingState``: HTTP credentials, a client certificate, a service worker) is
-/// dropped instead, and the place makes a new one.
+/// no reset removes (``LastingState``: HTTP credentials, a client certificate, a service worker,
+/// seen by its ``LastingStateWatch``) is dropped instead, and the place makes a new one.
 ///
 /// Only for headless, ephemeral sessions without a CA file (``lends(to:)``): a kiosk or a window
 /// builds its own chrome around a view, and a CA file's sessions have a private context.
@@ -16,6 +16,8 @@ final class ReusableView {
     private var resetting: Task<Void, Never>?
     private var loadFinished: [CheckedContinuation<Void, Never>] = []
     private var loads: SignalConnection?
+    /// What the view's pages left that no reset removes, watched from the view's first page on.
+    private var lasting: LastingStateWatch?
     /// The places that keep a view now, so that shutdown lets go of them all (``dropAll()``).
     private static var keeping: [ObjectIdentifier: WeakTarget<ReusableView>] = [:]
 
@@ -44,7 +46,9 @@ final class ReusableView {
             let made = GObjectReference(sinking: cwk_web_view_new(context, 1)!)
             // A headless view renders without GPU compositing, as the engine's fresh ones (PageConstruction).
             webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(made.pointer), WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
+            Self.switchOffSharedWorkers(webkit_web_view_get_settings(made.pointer))
             view = made
+            lasting = LastingStateWatch(made.pointer)
             Self.keeping[ObjectIdentifier(self)] = WeakTarget(self)
             loads = SignalConnection(made.pointer, .loadChanged, target: self, handler: Self.loadChanged)
             await loadBlank()
@@ -60,10 +64,10 @@ final class ReusableView {
     }
 
     /// The session is over: its page let go of the view (out of any window). A view whose page left
-    /// a ``LastingState`` (`reusable` false) is dropped, and the next ``prepare()`` makes a new one;
-    /// any other is reset now.
-    func giveBack(reusable: Bool) {
-        guard reusable else { return drop() }
+    /// a ``LastingState`` is dropped, and the next ``prepare()`` makes a new one; any other is reset
+    /// now (and dropped still if the watch learns of one before the reset is over).
+    func giveBack() {
+        guard lasting?.state.isLeft != true else { return drop() }
         resetting = Task { await reset() }
     }
 
@@ -82,6 +86,7 @@ final class ReusableView {
         waiting.forEach { $0.resume() }
         view = nil
         loads = nil
+        lasting = nil
         Self.keeping[ObjectIdentifier(self)] = nil
         if let blankHistory { webkit_web_view_session_state_unref(blankHistory) }
         blankHistory = nil
@@ -94,14 +99,17 @@ final class ReusableView {
     }
 
     /// Takes everything of the last sign-in out of the view, in this order: its page (the empty page
-    /// loaded and finished, so no script of it runs on; a cross-site navigation, which empties `window.name`), the scripts and message handlers the page
-    /// installed, all website data of its data manager (cookies, storage, IndexedDB, caches, HSTS),
-    /// its network session's connections, its history, and the settings a session sets.
+    /// loaded and finished, so no script of it runs on; a cross-site navigation, which empties
+    /// `window.name`); then, unless the page left a ``LastingState`` after all (a redirect reported
+    /// after the page let go counts), which drops the view, the scripts and message handlers the
+    /// page installed, all website data of its data manager (cookies, storage, IndexedDB, caches,
+    /// HSTS), its network session's connections, its history, and the settings a session sets.
     private func reset() async {
         guard let held = view else { return }  // held through the waits, even if the place drops it meanwhile
         let view = held.pointer
         webkit_web_view_stop_loading(view)
         await loadBlank()
+        if lasting?.state.isLeft == true { return drop() }
         let content = webkit_web_view_get_user_content_manager(view)
         webkit_user_content_manager_remove_all_scripts(content)
         webkit_user_content_manager_remove_all_style_sheets(content)
@@ -118,6 +126,18 @@ final class ReusableView {
         webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil)
         if let blankHistory { webkit_web_view_restore_session_state(view, blankHistory) }
         webkit_settings_set_user_agent(webkit_web_view_get_settings(view), nil)
+    }
+
+    /// No `SharedWorker` in a kept view: a shared worker's requests are not its page's, so no signal
+    /// of the view shows them to the ``LastingStateWatch`` (see ``LastingState``).
+    private static func switchOffSharedWorkers(_ settings: UnsafeMutablePointer<WebKitSettings>) {
+        guard let features = webkit_settings_get_all_features() else { return }
+        defer { webkit_feature_list_unref(features) }
+        for index in 0..<webkit_feature_list_get_length(features) {
+            guard let feature = webkit_feature_list_get(features, index), let identifier = webkit_feature_get_identifier(feature),
+                  String(cString: identifier) == "SharedWorker" else { continue }
+            webkit_settings_set_feature_enabled(settings, feature, 0)
+        }
     }
 
     /// Every script message handler a page registers in the engine's world (`PageScriptChannel`, `PasskeyChannel`).

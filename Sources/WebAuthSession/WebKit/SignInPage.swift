@@ -26,8 +26,6 @@ final class SignInPage {
     private(set) var presentation: (any PagePresentation)?
     /// What the page answers when the network asks.
     let networkAnswers: PageNetworkAnswers
-    /// What the page left in its view that no reset removes: such a view is not lent again.
-    var lastingState = LastingState()
     private var privateContext: (context: GObjectReference<UnsafeMutablePointer<WebKitWebContext>>, downloads: SignalConnection)?
     /// The pool's place the view is borrowed from: the view goes back to it, not down with the window.
     private var reusableView: ReusableView?
@@ -87,7 +85,6 @@ final class SignInPage {
             SignalConnection(view, .loadFailedWithTLSErrors, target: self, handler: PageSignals.tlsError),
             SignalConnection(view, .webProcessTerminated, target: self, handler: PageSignals.processTerminated),
             SignalConnection(view, .authenticate, target: self, handler: PageSignals.authenticate),
-            SignalConnection(view, .resourceLoadStarted, target: self, handler: PageSignals.resourceLoadStarted),
             SignalConnection(view, .close, target: self, handler: PageSignals.pageClosed),
             SignalConnection(view, .notify("estimated-load-progress"), target: self, handler: PageSignals.progress),
             SignalConnection(view, .notify("title"), target: self, handler: PageSignals.title),
@@ -177,7 +174,7 @@ final class SignInPage {
         view?.withPointer { webkit_web_view_stop_loading($0) }
         if let place, let view, let window {
             gtk_container_remove(cwk_container(window.pointer), cwk_web_view_widget(view.pointer))
-            place.giveBack(reusable: !lastingState.isLeft)
+            place.giveBack()
         }
         window?.withPointer { gtk_widget_destroy($0) }
     }
@@ -231,7 +228,6 @@ final class SignInPage {
     /// Answers a request for credentials or a certificate (see ``PageNetworkAnswers/answer(_:)``);
     /// false leaves it to WebKit's dialog.
     func authenticate(_ request: UnsafeMutablePointer<WebKitAuthenticationRequest>) -> Bool {
-        lastingState.authenticationAsked()
         switch networkAnswers.answer(request) {
         case .webKitDialog(let host, let realm):
             emit(.httpAuthenticationDialogShown(host: host, realm: realm))

@@ -10,13 +10,15 @@ import WebAuthSession
 /// program this process starts inherit its environment, and WebKitGTK 4.1 has no way to give them
 /// another. So ``withholdSecrets(_:)`` removes our secret variables (``SecretVariables/known``)
 /// and a login script's (its `env:` values and `secret_env:` TOTP seeds) from the environment
-/// before GTK starts and before any view is made; the command reads them from ``original``.
+/// before GTK starts and before any view is made; the command reads them from ``original``. Their
+/// values are blanked in the block `/proc/PID/environ` shows as well, which `unsetenv` leaves as it
+/// was: a process viewer or a crash reporter of the same user reads that block.
 enum CommandEnvironment {
     /// The environment as the process started, secrets included. Read first thing in `main`.
     static let original: [String: String] = ProcessInfo.processInfo.environment
 
-    /// Removes `names` and ``SecretVariables/known`` from the process's environment (their values
-    /// stay in ``original``).
+    /// Removes `names` and ``SecretVariables/known`` from the process's environment and blanks their
+    /// values in its initial environment block (their values stay in ``original``).
     static func withholdSecrets(_ names: some Sequence<String> = []) {
         _ = original  // read before anything is removed
         GTKEnvironment.withhold(SecretVariables.known.union(names))

@@ -12,6 +12,10 @@ and "XHR area") and, once given, redirect to com.example:/cb?reached=basic (or x
 /xhr-first gives those credentials to an XMLHttpRequest for /xhr-basic, then redirects to
 com.example:/cb?status=STATUS; /ws-first puts them in a WebSocket URL for /xhr-basic (no WebSocket
 is served: the handshake gets its 401, then a page) and redirects to com.example:/cb?status=closed.
+/auth/x asks for HTTP authentication too (Basic, u1 / pw, realm "Auth area"), and /to-auth
+redirects there with them in its Location (http://u1:pw@HOST/auth/x). /leave?how=HOW is a first
+visitor whose page has WebKit send those credentials without asking anyone, by HOW (see LEAVES),
+waits until /auth/x got them (/auth-seen), and redirects to com.example:/cb?left=seen.
 Keeps connections alive (HTTP/1.1). Each request is a JSON line in WORKDIR/requests.log: its
 path, the client's port, its Cookie header, and whether it carried an Authorization header.
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
@@ -29,6 +33,11 @@ LOG = os.path.join(sys.argv[1], "requests.log")
 LOCK = threading.Lock()
 GIF = base64.b64decode("R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==")
 CREDENTIAL = "Basic " + base64.b64encode(b"alice:s3cret-pw").decode()
+REDIRECTED_CREDENTIAL = "Basic " + base64.b64encode(b"u1:pw").decode()
+# Each protected path: its realm and the credential it takes.
+PROTECTED = {"/basic": ("Basic area", CREDENTIAL), "/xhr-basic": ("XHR area", CREDENTIAL), "/auth/x": ("Auth area", REDIRECTED_CREDENTIAL)}
+AUTH_SEEN = threading.Condition()
+auth_seen = [False]
 
 IMAGE = """const image = () => new Promise((done) => {
   const picture = new Image();
@@ -79,6 +88,34 @@ const socket = new WebSocket('ws://alice:s3cret-pw@' + location.host + '/xhr-bas
 socket.onclose = () => { location.href = 'com.example:/cb?status=closed'; };
 </script>"""
 
+# How a first visitor's page has WebKit send u1 / pw to /auth/x (`auth` is its URL with them in it).
+# (WebKitGTK 2.50 sends neither a beacon's nor a prefetch's: they are not here.)
+LEAVES = {
+    "redirect-image": "await image('/to-auth');",
+    "redirect-fetch": "await fetch('/to-auth');",
+    "redirect-xhr": "await new Promise((done) => { const x = new XMLHttpRequest(); x.open('GET', '/to-auth'); x.onloadend = done; x.send(); });",
+    "image": "await image(auth);",
+    "event-source": "new EventSource(auth);",
+    "iframe": "document.body.appendChild(Object.assign(document.createElement('iframe'), {src: auth}));",
+    "stylesheet": "document.head.appendChild(Object.assign(document.createElement('link'), {rel: 'stylesheet', href: auth}));",
+    "worker-redirect": "new Worker(URL.createObjectURL(new Blob([`fetch('${location.origin}/to-auth')`])));",
+    "shared-worker-redirect": "new SharedWorker(URL.createObjectURL(new Blob([`fetch('${location.origin}/to-auth')`])));",
+    "form": "Object.assign(document.body.appendChild(document.createElement('form')), {action: auth}).submit(); return;",
+}
+
+LEAVE = """<!DOCTYPE html><title>Credentials left</title><body><script>
+const auth = 'http://u1:pw@' + location.host + '/auth/x';
+const image = (source) => new Promise((done) => {
+  const picture = new Image();
+  picture.onload = picture.onerror = done;
+  picture.src = source;
+});
+(async () => {
+  %s
+  location.href = 'com.example:/cb?left=' + await (await fetch('/auth-seen')).text();
+})().catch((error) => { location.href = 'com.example:/cb?error=' + encodeURIComponent(String(error)); });
+</script>"""
+
 SECOND = """<!DOCTYPE html><title>Second visitor</title><script>""" + IMAGE + """
 (async () => {
   const found = {history: history.length, cookie: document.cookie,
@@ -115,11 +152,24 @@ class Handler(QuietHandler):
             self.reply(200, XHR_FIRST.encode(), html)
         elif self.path == "/cached.gif":
             self.reply(200, GIF, [("Content-Type", "image/gif"), ("Cache-Control", "max-age=3600")])
-        elif self.path in ("/xhr-basic", "/basic"):
-            if authorization != CREDENTIAL:
-                realm = "XHR area" if self.path == "/xhr-basic" else "Basic area"
+        elif self.path.startswith("/leave?how="):
+            self.reply(200, (LEAVE % LEAVES[self.path.split("=", 1)[1]]).encode(), html)
+        elif self.path == "/to-auth":
+            self.reply(302, b"", [("Location", f"http://u1:pw@{self.headers['Host']}/auth/x")])
+        elif self.path == "/auth-seen":
+            with AUTH_SEEN:
+                seen = AUTH_SEEN.wait_for(lambda: auth_seen[0], timeout=30)
+            self.reply(200, b"seen" if seen else b"not-seen", [("Content-Type", "text/plain")])
+        elif self.path.split("?")[0] in PROTECTED:  # a form's GET adds "?"
+            realm, credential = PROTECTED[self.path.split("?")[0]]
+            if authorization != credential:
                 return self.reply(401, b"unauthorised", [("WWW-Authenticate", f'Basic realm="{realm}"')])
-            body = f"<script>location.href = 'com.example:/cb?reached={self.path[1:].split('-')[0]}'</script>".encode()
+            if self.path.startswith("/auth/x"):
+                with AUTH_SEEN:
+                    auth_seen[0] = True
+                    AUTH_SEEN.notify_all()
+            reached = self.path[1:].split("-")[0].split("/")[0]
+            body = f"<script>if (window === top) location.href = 'com.example:/cb?reached={reached}'</script>".encode()
             self.reply(200, body, html)
         else:
             self.reply(404, b"")
