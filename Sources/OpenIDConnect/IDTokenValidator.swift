@@ -30,8 +30,11 @@ public struct IDTokenValidator: Sendable {
 
     /// A validator for `configuration`'s issuer and key set.
     /// - Parameters:
+    ///   - configuration: the provider: its issuer, `jwks_uri` and token endpoint.
+    ///   - clientID: this client's ID, which must be among the audiences.
     ///   - clientSecret: the client secret, the key of ID tokens signed with HMAC; `nil` for a public client.
     ///   - signing: the client's `id_token_signed_response_alg`, if it registered one.
+    ///   - http: the HTTP client that fetches the key set.
     /// - Throws: ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no `jwks_uri`
     ///   and the client did not register HMAC or `none`.
     public init(configuration: ProviderConfiguration, clientID: String, clientSecret: String? = nil, signing: IDTokenSigning? = nil,
