@@ -85,16 +85,21 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         /// The public key (a JWK: EC P-256 or RSA) of a `private_key_jwt` client (RFC 7523): it
         /// must then authenticate with an assertion signed by the matching private key.
         public var jwk: JSONValue?
+        /// The one way the client may authenticate at the token endpoint (RFC 7591 §2
+        /// `token_endpoint_auth_method`: `client_secret_basic`, `client_secret_post`,
+        /// `client_secret_jwt`, `private_key_jwt`, `none`); `nil`: its secret either way, or its key.
+        public var tokenEndpointAuthMethod: String?
 
         /// A client.
         public init(clientID: String, clientSecret: String? = nil, redirectURIs: [String], postLogoutRedirectURIs: [String]? = nil,
-                    requiresConsent: Bool = false, jwk: JSONValue? = nil) {
+                    requiresConsent: Bool = false, jwk: JSONValue? = nil, tokenEndpointAuthMethod: String? = nil) {
             self.clientID = clientID
             self.clientSecret = clientSecret
             self.redirectURIs = redirectURIs
             self.postLogoutRedirectURIs = postLogoutRedirectURIs ?? redirectURIs
             self.requiresConsent = requiresConsent
             self.jwk = jwk
+            self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         }
 
         /// The built-in demo client: public, `com.example.webauth:/callback`, no consent page.
@@ -103,6 +108,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         enum CodingKeys: String, CodingKey {
             case clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
             case postLogoutRedirectURIs = "post_logout_redirect_uris", requiresConsent = "require_consent", jwk
+            case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -112,7 +118,8 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
                       redirectURIs: try container.decode([String].self, forKey: .redirectURIs),
                       postLogoutRedirectURIs: try container.decodeIfPresent([String].self, forKey: .postLogoutRedirectURIs),
                       requiresConsent: try container.decodeIfPresent(Bool.self, forKey: .requiresConsent) ?? false,
-                      jwk: try container.decodeIfPresent(JSONValue.self, forKey: .jwk))
+                      jwk: try container.decodeIfPresent(JSONValue.self, forKey: .jwk),
+                      tokenEndpointAuthMethod: try container.decodeIfPresent(String.self, forKey: .tokenEndpointAuthMethod))
         }
     }
 
@@ -144,6 +151,8 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     public var requirePushedAuthorizationRequests = false
     /// Seconds a pushed authorization request's `request_uri` stays valid. Default: 60.
     public var pushedRequestLifetime: Int = 60
+    /// What discovery lists as `token_endpoint_auth_methods_supported`. Default: all five.
+    public var tokenEndpointAuthMethods = ["none", "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt"]
 
     /// The defaults.
     public init() {}
@@ -153,6 +162,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         case loginMethod = "login_method", accessTokenLifetime = "access_token_lifetime", slowResponseSeconds = "slow_response_seconds"
         case deviceCodeInterval = "device_code_interval", deviceCodeLifetime = "device_code_lifetime"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests", pushedRequestLifetime = "pushed_request_lifetime"
+        case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -169,6 +179,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         requirePushedAuthorizationRequests = try container.decodeIfPresent(Bool.self, forKey: .requirePushedAuthorizationRequests)
             ?? defaults.requirePushedAuthorizationRequests
         pushedRequestLifetime = try container.decodeIfPresent(Int.self, forKey: .pushedRequestLifetime) ?? defaults.pushedRequestLifetime
+        tokenEndpointAuthMethods = try container.decodeIfPresent([String].self, forKey: .tokenEndpointAuthMethods) ?? defaults.tokenEndpointAuthMethods
     }
 
     /// Reads a configuration file.

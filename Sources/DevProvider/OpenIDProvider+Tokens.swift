@@ -1,5 +1,4 @@
 import Foundation
-internal import JWTKit
 import OpenIDConnect
 
 /// The back channel: token endpoint (code exchange, refresh with rotation, narrower scopes and
@@ -84,26 +83,36 @@ extension OpenIDProvider {
         (try? FormURLEncoding.decode(encoded)) ?? []
     }
 
-    /// The client the request authenticates as (RFC 6749 §2.3): a confidential client by HTTP
-    /// Basic or `client_secret` in the body, a `private_key_jwt` one by its signed assertion
-    /// (for `audiences`), a public one by `client_id` alone.
+    /// The client the request authenticates as (RFC 6749 §2.3, OpenID Connect Core §9): a
+    /// confidential client by HTTP Basic, `client_secret` in the body or a `client_secret_jwt`
+    /// assertion, a `private_key_jwt` one by its signed assertion (for `audiences`), a public one by
+    /// `client_id` alone; a client registered for one method (``DevProviderConfiguration/Client/tokenEndpointAuthMethod``) by that one only.
     func authenticatedClient(_ request: LocalHTTPRequest, form: [String: String],
                              audiences: Set<String>? = nil) async -> String? {
         var clientID = form["client_id"]
         var secret = form["client_secret"]
+        var method = secret == nil ? "none" : "client_secret_post"
         if let basic = request.header("Authorization"), basic.hasPrefix("Basic "),
            let decoded = Data(base64Encoded: String(basic.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
            let colon = decoded.firstIndex(of: ":") {
             let formDecode = { (part: Substring) in Self.fields("v=" + part)["v"] }
             clientID = formDecode(decoded[..<colon])
             secret = formDecode(decoded[decoded.index(after: colon)...])
+            method = "client_secret_basic"
         }
+        let assertion = form["client_assertion_type"] == ClientAssertion.type ? form["client_assertion"] : nil
+        if let assertion { method = (try? JOSEHeader(assertion))?.alg == "HS256" ? "client_secret_jwt" : "private_key_jwt" }
         guard let client = client(clientID) else { return nil }
+        if let registered = client.tokenEndpointAuthMethod, registered != method { return nil }
+        let allowed = audiences ?? [issuer, issuer + "/token"]
+        if method == "client_secret_jwt" {
+            guard client.tokenEndpointAuthMethod == method, let assertion,
+                  await checkClientAssertion(assertion, client: client, audiences: allowed) else { return nil }
+            return client.clientID
+        }
         if let expected = client.clientSecret, secret != expected { return nil }
-        if let jwk = client.jwk {
-            guard form["client_assertion_type"] == ClientAssertion.type, let assertion = form["client_assertion"],
-                  await checkClientAssertion(assertion, client: client.clientID, jwk: jwk,
-                                             audiences: audiences ?? [issuer, issuer + "/token"]) else { return nil }
+        if client.jwk != nil {
+            guard let assertion, await checkClientAssertion(assertion, client: client, audiences: allowed) else { return nil }
         }
         return client.clientID
     }
@@ -128,8 +137,7 @@ extension OpenIDProvider {
             "iat": .number(now), "exp": .number(has(.expiredIDToken) ? now + 60 : now + lifetime), "auth_time": .number(has(.staleAuthTime) ? now - 3600 : now),
         ]
         if includeNonce, let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
-        let signer = has(.badIDTokenSignature) ? rogueKeys : keys
-        guard let idToken = try? await signer.sign(JWTClaimSet(claims: claims), kid: JWKIdentifier(string: Self.keyID)) else {
+        guard let idToken = await signIDToken(claims, for: grant.clientID) else {
             return LocalHTTPResponse(status: 500, body: "signing failed")
         }
         var body: [String: JSONValue] = [

@@ -212,7 +212,7 @@ public final class OpenIDProvider: Sendable {
         if has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument)
-        case ("GET", "/jwks"): return json(.object(["keys": .array([publicJWK])]))
+        case ("GET", "/jwks"): return json(keySetDocument)
         case (_, "/authorize"): return authorize(request)
         case ("POST", "/token"): return await token(request)
         case ("GET", "/userinfo"): return await userinfo(request)
@@ -244,10 +244,10 @@ public final class OpenIDProvider: Sendable {
             "response_modes_supported": .array([.string("query"), .string("form_post")]),
             "grant_types_supported": .array(["authorization_code", "refresh_token", DeviceAuthorization.grantType].map { .string($0) }),
             "subject_types_supported": .array([.string("public")]),
-            "id_token_signing_alg_values_supported": .array([.string("ES256")]),
+            "id_token_signing_alg_values_supported": .array(["ES256", "HS256", "none"].map { .string($0) }),
             "code_challenge_methods_supported": .array([.string("S256")]),
-            "token_endpoint_auth_methods_supported": .array(["none", "client_secret_basic", "client_secret_post", "private_key_jwt"].map { .string($0) }),
-            "token_endpoint_auth_signing_alg_values_supported": .array(["ES256", "RS256", "PS256"].map { .string($0) }),
+            "token_endpoint_auth_methods_supported": .array(configuration.tokenEndpointAuthMethods.map { .string($0) }),
+            "token_endpoint_auth_signing_alg_values_supported": .array(["ES256", "RS256", "PS256", "HS256"].map { .string($0) }),
             "scopes_supported": .array(["openid", "profile", "email", "offline_access"].map { .string($0) }),
             "claims_supported": .array(["sub", "name", "email", "preferred_username"].map { .string($0) }),
             "authorization_response_iss_parameter_supported": .bool(true),

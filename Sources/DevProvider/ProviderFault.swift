@@ -30,6 +30,19 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     case staleAuthTime = "stale-auth-time"
     /// ID tokens are signed with another key under the published `kid`.
     case badIDTokenSignature = "bad-id-token-signature"
+    /// The JWKS also publishes keys a client must pass over (RFC 7517 §5, OpenID Connect Core
+    /// §10.1): an RSA encryption key (`RSA-OAEP-256`) under the signing key's own `kid`, a P-256
+    /// key for encryption (`use: enc`, no `kid`), a P-256 key whose `key_ops` are `wrapKey` only,
+    /// a symmetric `oct` key and an EC key on a curve nobody here reads (secp256k1).
+    case extraJWKSKeys = "extra-jwks-keys"
+    /// ID tokens carry no `kid`: the client must find the one key that can verify them.
+    case idTokenWithoutKeyID = "id-token-without-kid"
+    /// ID tokens are signed HS256 with the client secret's octets (Core §10.1; a public client's
+    /// with an empty key, which it must refuse).
+    case hmacIDTokens = "hs256-id-tokens"
+    /// ID tokens are unsigned (`alg: none`), as for a client registered with
+    /// `id_token_signed_response_alg: none`.
+    case unsignedIDTokens = "unsigned-id-tokens"
     /// The login page refuses embedded web views, as Google does: a user agent with `AppleWebKit`
     /// but no `Chrome/` or `Firefox/` token (WebKitGTK's own) gets a `403 disallowed_useragent` page.
     case disallowedUserAgent = "disallowed-useragent"

@@ -56,7 +56,8 @@ public actor AuthStateManager {
         self.shared = shared
         self.endpoint = TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
                                       authentication: authentication, dpop: state.dpopKey, http: http)
-        self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, http: http)
+        self.validator = try? IDTokenValidator(configuration: state.configuration, clientID: state.clientID, clientSecret: authentication.secret,
+                                               signing: state.client?.idTokenSigning, http: http)
     }
 
     /// Runs `action` with a fresh access token (and the current ID token), refreshing first if needed.
@@ -257,7 +258,11 @@ public actor AuthStateManager {
     private func validatedIDToken(of response: TokenResponse) async throws(AuthStateError) -> IDToken? {
         guard let raw = response.idToken, let validator else { return nil }
         let idToken: IDToken
-        do { idToken = try await validator.validate(raw, nonce: nil) } catch { throw .openIDConnect(.idToken(error)) }
+        // A sign-in saved for a client that registered `none` was made in the code flow (every
+        // other refuses an unsigned token), and a refresh answers from its token endpoint.
+        do { idToken = try await validator.validate(raw, nonce: nil, source: .codeFlowTokenEndpoint) } catch {
+            throw .openIDConnect(.idToken(error))
+        }
         // OpenID Connect Core §12.2: a refreshed ID token is about the same person.
         if let previous = state.idToken?.subject, previous != idToken.subject {
             throw .openIDConnect(.idToken(.subjectChanged(previous: previous, now: idToken.subject)))

@@ -28,6 +28,9 @@ public struct DeviceAuthorization: Sendable {
     public let clientID: String
     /// How this client authenticates at the device authorization and token endpoints.
     public let authentication: ClientAuthentication
+    /// The client's `id_token_signed_response_alg`, if it registered one (an unsigned token is never
+    /// accepted here: this is not the code flow).
+    public let idTokenSigning: IDTokenSigning?
     private let endpoint: URL
     private let http: any HTTPClient
 
@@ -35,11 +38,12 @@ public struct DeviceAuthorization: Sendable {
     /// - Throws: ``DeviceAuthorizationError/noEndpoint(issuer:)`` when the configuration has no
     ///   device authorization endpoint.
     public init(configuration: ProviderConfiguration, clientID: String, authentication: ClientAuthentication = .none,
-                http: any HTTPClient = URLSessionHTTPClient()) throws(DeviceAuthorizationError) {
+                idTokenSigning: IDTokenSigning? = nil, http: any HTTPClient = URLSessionHTTPClient()) throws(DeviceAuthorizationError) {
         guard let endpoint = configuration.deviceAuthorizationEndpoint else { throw .noEndpoint(issuer: configuration.issuer) }
         self.configuration = configuration
         self.clientID = clientID
         self.authentication = authentication
+        self.idTokenSigning = idTokenSigning
         self.endpoint = endpoint
         self.http = http
     }
@@ -102,7 +106,8 @@ public struct DeviceAuthorization: Sendable {
         var idToken: IDToken?
         if let raw = tokens.idToken {
             let validator: IDTokenValidator
-            do { validator = try IDTokenValidator(configuration: configuration, clientID: clientID, http: http) } catch {
+            do { validator = try IDTokenValidator(configuration: configuration, clientID: clientID, clientSecret: authentication.secret,
+                                                 signing: idTokenSigning, http: http) } catch {
                 throw .openIDConnect(error)
             }
             do { idToken = try await validator.validate(raw, nonce: nil) } catch { throw .openIDConnect(.idToken(error)) }

@@ -1,38 +1,62 @@
 import Foundation
 internal import JWTKit
 
-/// Validates ID tokens the way OpenID Connect Core §3.1.3.7 says: the signature against the
-/// provider's JWKS (asymmetric algorithms only, the key's type and `alg` must fit the token's
-/// `alg`, one refetch of the JWKS for an unknown `kid`, at most once a minute), then `iss`,
-/// `aud`/`azp`, `exp` and `iat` with a clock skew, `nonce`, `auth_time` when the request asked for
-/// `max_age` or `prompt=login`, `at_hash`/`c_hash` when the token came with an access token or a
-/// code from the front channel, and in the hybrid flow that the token endpoint's ID token has the
-/// front channel's `iss` and `sub`. The signature is checked by jwt-kit.
+/// Validates ID tokens the way OpenID Connect Core §3.1.3.7 says: the signature (an asymmetric
+/// one against the provider's JWKS, the key chosen as Core §10.1 says, one refetch of the JWKS for
+/// an unknown `kid`, at most once a minute; an HMAC one with the client secret, Core §10.1; the one
+/// algorithm the client registered, if it registered one; unsigned only as ``IDTokenSigning/unsigned``
+/// allows), then `iss`, `aud`/`azp`, `exp` and `iat` with a clock skew, `nonce`, `auth_time` when the
+/// request asked for `max_age` or `prompt=login`, `at_hash`/`c_hash` when the token came with an
+/// access token or a code from the front channel, and in the hybrid flow that the token endpoint's
+/// ID token has the front channel's `iss` and `sub`. jwt-kit checks asymmetric signatures,
+/// swift-crypto HMACs.
 public struct IDTokenValidator: Sendable {
     /// The issuer the token must come from.
     public let issuer: String
     /// This client's ID, which must be among the audiences.
     public let clientID: String
+    /// What the client registered as `id_token_signed_response_alg`; `nil`: any asymmetric
+    /// algorithm, and HMAC when the client has a secret.
+    public let signing: IDTokenSigning?
     /// How far clocks may disagree for `exp`, `iat` and `auth_time`. Default: 60 seconds.
     public var clockSkew: Duration = .seconds(60)
     /// The current time (replaceable for tests of expiry and of the JWKS refetch interval).
     public var now: @Sendable () -> Date = { Date() }
-    private let keySet: JWKSCache
+    /// The key of HMAC-signed tokens; `nil` for a public client, which refuses them.
+    private let clientSecret: String?
+    /// Whether the token endpoint is https, where an unsigned token may come from.
+    private let tokenEndpointIsHTTPS: Bool
+    private let keySet: JWKSCache?
 
     /// A validator for `configuration`'s issuer and key set.
-    /// - Throws: ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no `jwks_uri`.
-    public init(configuration: ProviderConfiguration, clientID: String,
+    /// - Parameters:
+    ///   - configuration: the provider: its issuer, `jwks_uri` and token endpoint.
+    ///   - clientID: this client's ID, which must be among the audiences.
+    ///   - clientSecret: the client secret, the key of ID tokens signed with HMAC; `nil` for a public client.
+    ///   - signing: the client's `id_token_signed_response_alg`, if it registered one.
+    ///   - http: the HTTP client that fetches the key set.
+    /// - Throws: ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no `jwks_uri`
+    ///   and the client did not register HMAC or `none`.
+    public init(configuration: ProviderConfiguration, clientID: String, clientSecret: String? = nil, signing: IDTokenSigning? = nil,
                 http: any HTTPClient = URLSessionHTTPClient()) throws(OpenIDConnectError) {
-        guard let jwksURI = configuration.jwksURI else { throw .missingEndpoint("jwks_uri") }
+        let needsKeySet = switch signing {
+        case .algorithm(let algorithm)?: !algorithm.isSymmetric
+        case .unsigned?: false
+        case nil: true
+        }
+        if needsKeySet, configuration.jwksURI == nil { throw .missingEndpoint("jwks_uri") }
         self.issuer = configuration.issuer
         self.clientID = clientID
-        self.keySet = JWKSCache(url: jwksURI, http: http)
+        self.clientSecret = clientSecret
+        self.signing = signing
+        self.tokenEndpointIsHTTPS = configuration.tokenEndpoint.scheme?.lowercased() == "https"
+        self.keySet = configuration.jwksURI.map { JWKSCache(url: $0, http: http) }
     }
 
     /// Starts fetching the provider's key set, so that validating the sign-in's token later does
     /// not wait for it (a failure is forgotten: validation fetches again).
     public func prefetchKeys() async {
-        await keySet.prefetch()
+        await keySet?.prefetch()
     }
 
     /// Validates `token`.
@@ -47,26 +71,13 @@ public struct IDTokenValidator: Sendable {
     ///     `nil` when the request had neither `max_age` nor `prompt=login`.
     ///   - frontChannel: in the hybrid flow, the validated ID token of the authorization response;
     ///     this one (the token endpoint's) must have the same `iss` and `sub` (Core §3.3.3.6).
+    ///   - source: where the token came from; only ``IDTokenSource/codeFlowTokenEndpoint`` may
+    ///     give an unsigned one, to a client that registered `none`.
     public func validate(_ token: String, nonce: String?, accessToken: String? = nil, code: String? = nil,
-                         authTime: AuthTimeRequirement? = nil, frontChannel: IDToken? = nil) async throws(IDTokenError) -> IDToken {
+                         authTime: AuthTimeRequirement? = nil, frontChannel: IDToken? = nil,
+                         source: IDTokenSource = .other) async throws(IDTokenError) -> IDToken {
         let header = try JOSEHeader(token)
-        guard let alg = SignatureAlgorithm(rawValue: header.alg), let jwkAlgorithm = alg.jwkAlgorithm else {
-            throw .unsupportedAlgorithm(header.alg)
-        }
-        var key = try await keySet.key(kid: header.kid, alg: alg, now: now())
-        guard key.keyType == alg.keyType, key.algorithm == nil || key.algorithm == jwkAlgorithm else {
-            throw .keyAlgorithmMismatch(alg: header.alg, kid: header.kid)
-        }
-        key.algorithm = jwkAlgorithm
-        key.keyIdentifier = JWKIdentifier(string: header.kid ?? "id-token-key")
-        let claims: [String: JSONValue]
-        do {
-            let keys = JWTKeyCollection()
-            try await keys.add(jwk: key)
-            claims = try await keys.verify(token, as: JWTClaimSet.self).claims
-        } catch {
-            throw .invalidSignature
-        }
+        let (claims, alg) = try await verifiedClaims(token, header: header, source: source)
         try checkClaims(claims, nonce: nonce)
         try authTime?.check(claims, now: now(), leeway: clockSkew)
         if let frontChannel {
@@ -76,12 +87,60 @@ public struct IDTokenValidator: Sendable {
             }
         }
         if let accessToken {
-            guard claims["at_hash"]?.stringValue == alg.halfHash(of: accessToken) else { throw .accessTokenHashMismatch }
+            guard let atHash = claims["at_hash"]?.stringValue else { throw .missingAccessTokenHash }
+            guard let alg, atHash == alg.halfHash(of: accessToken) else { throw .accessTokenHashMismatch }
         }
         if let code {
-            guard claims["c_hash"]?.stringValue == alg.halfHash(of: code) else { throw .codeHashMismatch }
+            guard let cHash = claims["c_hash"]?.stringValue else { throw .missingCodeHash }
+            guard let alg, cHash == alg.halfHash(of: code) else { throw .codeHashMismatch }
         }
         return IDToken(rawValue: token, claims: IDTokenClaims(claims))
+    }
+
+    /// The claims of `token` once its signature (or its lack of one) is accepted, and its algorithm (`nil`: unsigned).
+    private func verifiedClaims(_ token: String, header: JOSEHeader,
+                                source: IDTokenSource) async throws(IDTokenError) -> ([String: JSONValue], SignatureAlgorithm?) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        if header.alg == "none" {
+            guard signing == .unsigned else { throw .unsupportedAlgorithm(header.alg) }
+            guard source == .codeFlowTokenEndpoint else { throw .unsignedRefused(reason: "from the front channel or another grant") }
+            guard tokenEndpointIsHTTPS else { throw .unsignedRefused(reason: "over plain http") }
+            guard parts[2].isEmpty else { throw .malformed("an unsigned token has a signature") }
+            return (try Self.payload(parts[1]), nil)
+        }
+        guard let alg = SignatureAlgorithm(rawValue: header.alg) else { throw .unsupportedAlgorithm(header.alg) }
+        if let signing, signing != .algorithm(alg) { throw .algorithmNotRegistered(alg: alg.rawValue, registered: signing.rawValue) }
+        guard alg.isSymmetric else { return (try await verifiedWithKeySet(token, header: header, alg: alg), alg) }
+        guard let clientSecret else { throw .unsupportedAlgorithm(header.alg) }
+        if let (bytes, needed) = ClientSecretHMAC.shortfall(of: clientSecret, for: alg) {
+            throw .clientSecretTooShort(alg: alg.rawValue, bytes: bytes, needed: needed)
+        }
+        guard let signature = Base64URL.decode(parts[2]),
+              ClientSecretHMAC.verify(signature, of: Data((parts[0] + "." + parts[1]).utf8), alg: alg, secret: clientSecret) else { throw .invalidSignature }
+        return (try Self.payload(parts[1]), alg)
+    }
+
+    /// The claims of a token signed with `alg`, once the key ``JSONWebKey`` chose verifies it.
+    private func verifiedWithKeySet(_ token: String, header: JOSEHeader, alg: SignatureAlgorithm) async throws(IDTokenError) -> [String: JSONValue] {
+        guard let keySet, let jwkAlgorithm = alg.jwkAlgorithm else { throw .unsupportedAlgorithm(alg.rawValue) }
+        var key = try await keySet.key(kid: header.kid, alg: alg, now: now()).jwk
+        key.algorithm = jwkAlgorithm
+        key.keyIdentifier = JWKIdentifier(string: header.kid ?? "id-token-key")
+        do {
+            let keys = JWTKeyCollection()
+            try await keys.add(jwk: key)
+            return try await keys.verify(token, as: JWTClaimSet.self).claims
+        } catch {
+            throw .invalidSignature
+        }
+    }
+
+    /// The claims in a token's base64url payload.
+    private static func payload(_ part: Substring) throws(IDTokenError) -> [String: JSONValue] {
+        guard let data = Base64URL.decode(part), let claims = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
+            throw .malformed("the payload is not base64url JSON")
+        }
+        return claims
     }
 
     private func checkClaims(_ claims: [String: JSONValue], nonce: String?) throws(IDTokenError) {

@@ -39,6 +39,9 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case dpop(DPoPError)
     /// A `private_key_jwt` client could not sign its assertion: fix the key file (``ClientKeyError``).
     case clientKey(ClientKeyError)
+    /// A `client_secret_jwt` client's secret is shorter than the hash of its assertion's `alg`
+    /// (RFC 7518 §3.2): it cannot key the HMAC. Ask the provider for a longer secret.
+    case clientSecretTooShort(alg: String, bytes: Int, needed: Int)
 
     public var description: String {
         switch self {
@@ -58,6 +61,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
         case .token(let error): "token request failed: \(error)"
         case .idToken(let error): "invalid ID token: \(error)"
         case .clientKey(let error): "\(error)"
+        case .clientSecretTooShort(let alg, let bytes, let needed):
+            "client_secret_jwt signs with \(alg), whose key must be at least \(needed) bytes; the client secret has \(bytes)"
         case .dpop(let error): "\(error)"
         case .pushedAuthorizationRefused(let error): "the provider refused the pushed authorization request: \(error)"
         }

@@ -25,6 +25,9 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     public var codeChallengeMethodsSupported: [String]?
     /// Signing algorithms the provider uses for ID tokens, if it says.
     public var idTokenSigningAlgValuesSupported: [String]?
+    /// How clients may authenticate at the token endpoint (`client_secret_basic`, `private_key_jwt`...),
+    /// if the provider says: ``ClientAuthentication/clientSecret(secret:)`` picks from it.
+    public var tokenEndpointAuthMethodsSupported: [String]?
     /// The pushed authorization request endpoint (RFC 9126), if any.
     public var pushedAuthorizationRequestEndpoint: URL?
     /// Whether the provider accepts authorization requests only through its pushed authorization
@@ -85,6 +88,7 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }

@@ -2,26 +2,30 @@ import Foundation
 
 /// What a later run needs, besides the provider and the client ID, to act for the client that
 /// signed in (refresh, ask for userinfo, sign out): the redirect URI, the scopes asked for, how the
-/// client authenticates at the token endpoint, and where its secret or private key is kept. A
-/// reference to the secret or key, never the secret or key itself.
+/// client authenticates at the token endpoint, where its secret or private key is kept, and how its
+/// ID tokens are signed. A reference to the secret or key, never the secret or key itself.
 public struct SavedClient: Sendable, Hashable, Codable {
     /// How the client authenticates at the token endpoint (the names of RFC 7591 §2).
-    public enum AuthenticationMethod: String, Sendable, Hashable, Codable {
+    public enum AuthenticationMethod: String, Sendable, Hashable, Codable, CaseIterable {
         /// A public client: no secret.
         case none
         /// The secret in HTTP Basic.
         case clientSecretBasic = "client_secret_basic"
         /// The secret in the form body.
         case clientSecretPost = "client_secret_post"
+        /// A JWT signed with HS256 keyed with the secret (RFC 7523, OpenID Connect Core §9).
+        case clientSecretJWT = "client_secret_jwt"
         /// A JWT signed with the client's private key (RFC 7523): the key is in ``SavedClient/privateKey``.
         case privateKeyJWT = "private_key_jwt"
 
-        /// The method `authentication` uses.
+        /// The method `authentication` uses (``ClientAuthentication/clientSecret(secret:)``, not yet
+        /// resolved for a provider, counts as client_secret_basic: resolve it first).
         public init(_ authentication: ClientAuthentication) {
             switch authentication {
             case .none: self = .none
-            case .clientSecretBasic: self = .clientSecretBasic
+            case .clientSecretBasic, .clientSecret: self = .clientSecretBasic
             case .clientSecretPost: self = .clientSecretPost
+            case .clientSecretJWT: self = .clientSecretJWT
             case .privateKeyJWT: self = .privateKeyJWT
             }
         }
@@ -33,6 +37,7 @@ public struct SavedClient: Sendable, Hashable, Codable {
             case .none: .none
             case .clientSecretBasic: .clientSecretBasic(secret: secret)
             case .clientSecretPost: .clientSecretPost(secret: secret)
+            case .clientSecretJWT: .clientSecretJWT(secret: secret)
             case .privateKeyJWT: .none
             }
         }
@@ -82,19 +87,23 @@ public struct SavedClient: Sendable, Hashable, Codable {
     public var clientSecret: SecretReference?
     /// Where a `private_key_jwt` client's private key is (its path, never its bytes).
     public var privateKey: ClientKey?
+    /// The client's `id_token_signed_response_alg`, if it named one: refreshed ID tokens are held to it too.
+    public var idTokenSigning: IDTokenSigning?
 
     /// A record of a client.
     public init(redirectURI: String, scopes: [String], authenticationMethod: AuthenticationMethod, clientSecret: SecretReference? = nil,
-                privateKey: ClientKey? = nil) {
+                privateKey: ClientKey? = nil, idTokenSigning: IDTokenSigning? = nil) {
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.authenticationMethod = authenticationMethod
         self.clientSecret = clientSecret
         self.privateKey = privateKey
+        self.idTokenSigning = idTokenSigning
     }
 
     enum CodingKeys: String, CodingKey {
         case redirectURI = "redirect_uri", scopes, authenticationMethod = "token_endpoint_auth_method"
         case clientSecret = "client_secret_reference", privateKey = "private_key"
+        case idTokenSigning = "id_token_signed_response_alg"
     }
 }

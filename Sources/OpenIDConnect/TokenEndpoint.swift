@@ -80,13 +80,14 @@ public struct TokenEndpoint: Sendable {
         do { return ["DPoP": try dpop.proof(method: "POST", url: url, nonce: nonce)] } catch { throw .dpop(error) }
     }
 
-    /// POSTs `form` to `url` with the client's authentication. A client assertion's `aud` is the
-    /// token endpoint there, the issuer elsewhere (RFC 7523 §3, RFC 9126 §2).
+    /// POSTs `form` to `url` with the client's authentication, in the method the provider asks for
+    /// when the client left it to it (``ClientAuthentication/resolved(for:)``). A client
+    /// assertion's `aud` is the token endpoint there, the issuer elsewhere (RFC 7523 §3, RFC 9126 §2).
     func post(_ form: [(name: String, value: String)], to url: URL, headers extra: [String: String] = [:]) async throws(OpenIDConnectError) -> HTTPResponse {
         var form = form
         var headers = extra.merging(["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]) { $1 }
         let audience = url == configuration.tokenEndpoint ? url.absoluteString : configuration.issuer
-        try await authentication.apply(clientID: clientID, audience: audience, to: &form, headers: &headers)
+        try await authentication.resolved(for: configuration).apply(clientID: clientID, audience: audience, to: &form, headers: &headers)
         do {
             return try await http.send(HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(form).utf8)))
         } catch {

@@ -84,7 +84,8 @@ package struct ConfigurationFile {
                        "credential_hosts", "language", "proxy", "no_proxy", "ca_file",
                        "client_certificate", "client_certificate_key", "negotiate_sites",
 
-                       "private_key_file", "private_key_id", "private_key_algorithm", "par", "dpop"]
+                       "private_key_file", "private_key_id", "private_key_algorithm", "par", "dpop",
+                       "token_endpoint_auth_method", "id_token_signed_response_alg"]
 
     /// The text under `key` (snake_case; the camelCase spelling is looked up too).
     /// - Throws: ``ConfigurationFileError`` when the value is there but is not text.

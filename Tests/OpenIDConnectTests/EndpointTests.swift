@@ -1,3 +1,4 @@
+import Crypto
 import DevProvider
 import Foundation
 import OpenIDConnect
@@ -52,12 +53,14 @@ struct EndpointTests {
         }
     }
 
+    /// A secret long enough to key HS256, for the `client_secret_jwt` case.
+    static let clientSecretJWTSecret = "0123456789abcdef0123456789abcdef"
     /// A P-256 key file for the `private_key_jwt` case.
     static let keyFile = (try? ClientKeyPair(.ec))?.path ?? "/nonexistent"
 
     @Test("code exchange sends the PKCE verifier and client authentication", arguments: [
         ClientAuthentication.none, .clientSecretPost(secret: "s3cret"), .clientSecretBasic(secret: "s3cr:et"),
-        .privateKeyJWT(.pemFile(keyFile)),
+        .privateKeyJWT(.pemFile(keyFile)), .clientSecretJWT(secret: clientSecretJWTSecret), .clientSecret(secret: "s3cr:et"),
     ])
     func exchange(authentication: ClientAuthentication) async throws {
         let provider = try await TestProviderServer.start()
@@ -79,9 +82,19 @@ struct EndpointTests {
             #expect(form["client_id"] == "app" && form["client_secret"] == nil && sent.header("Authorization") == nil)
         case .clientSecretPost:
             #expect(form["client_id"] == "app" && form["client_secret"] == "s3cret")
-        case .clientSecretBasic:
+        case .clientSecretBasic, .clientSecret:  // a provider that lists no methods gets client_secret_basic
             #expect(form["client_secret"] == nil)
             #expect(sent.header("Authorization") == "Basic " + Data("app:s3cr%3Aet".utf8).base64EncodedString())
+        case .clientSecretJWT:
+            #expect(form["client_secret"] == nil && sent.header("Authorization") == nil && !sent.body.contains(Self.clientSecretJWTSecret))
+            let parts = try #require(form["client_assertion"]?.split(separator: ".").map(String.init))
+            #expect(try JSONValue(parsing: String(decoding: try #require(Base64URL.decode(parts[0])), as: UTF8.self))["alg"] == .string("HS256"))
+            let input = Data((parts[0] + "." + parts[1]).utf8)
+            let key = SymmetricKey(data: Data(Self.clientSecretJWTSecret.utf8))
+            #expect(Base64URL.decode(parts[2]) == Data(HMAC<SHA256>.authenticationCode(for: input, using: key)))
+            let claims = try JSONValue(parsing: String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self))
+            #expect(claims["aud"] == .string(provider.url("/token").absoluteString) && claims["iss"] == .string("app")
+                    && claims["sub"] == .string("app") && claims["jti"] != nil)
         case .privateKeyJWT:
             #expect(form["client_id"] == "app" && form["client_assertion_type"] == ClientAssertion.type)
             let payload = try #require(form["client_assertion"]?.split(separator: ".").dropFirst().first)

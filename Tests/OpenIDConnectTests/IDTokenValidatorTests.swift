@@ -276,7 +276,18 @@ struct IDTokenValidatorTests {
         _ = try await validator.validate(signer.sign(bound), nonce: Self.nonce, accessToken: "access-1", code: "code-1")
         await expectRejected(signer.sign(bound), .accessTokenHashMismatch, by: validator, accessToken: "access-2")
         await expectRejected(signer.sign(bound), .codeHashMismatch, by: validator, code: "code-2")
-        await expectRejected(signer.sign(claims(provider)), .accessTokenHashMismatch, by: validator, accessToken: "access-1")
+    }
+
+    @Test("a missing at_hash (implicit id_token token) or c_hash (hybrid code id_token) is refused as missing, a different one as different")
+    func missingHashes() async throws {
+        let signer = TestSigner()
+        let (provider, validator) = try await setUp(signer)
+        await expectRejected(signer.sign(claims(provider)), .missingAccessTokenHash, by: validator, accessToken: "access-1")
+        await expectRejected(signer.sign(claims(provider)), .missingCodeHash, by: validator, code: "code-1")
+        #expect(IDTokenError.missingAccessTokenHash.description.contains("missing"))
+        #expect(IDTokenError.missingCodeHash.description.contains("missing"))
+        #expect(IDTokenError.accessTokenHashMismatch.description.contains("different"))
+        #expect(IDTokenError.codeHashMismatch.description.contains("different"))
     }
 
     @Test("garbage is a typed error, never a crash", arguments: [

@@ -98,7 +98,7 @@ struct SecretCanaryTests {
         try await login("tls-failure", away(to: "https://127.0.0.1:\(tls.port)/login"), exits: 4)
         try await login("denied", Self.signIn, faults: [.deny], exits: 2)
         for fault: ProviderFault in [.invalidGrant, .serverError, .htmlErrorPage, .truncatedTokenResponse, .wrongIssuer,
-                                     .expiredIDToken, .badIDTokenSignature] {
+                                     .expiredIDToken, .badIDTokenSignature, .hmacIDTokens, .unsignedIDTokens] {
             try await login(fault.rawValue, Self.signIn, faults: [fault], exits: 3)
         }
         // The system browser: curl signs in and follows the redirect to the loopback listener; a

@@ -70,6 +70,24 @@ extension EngineTests {
             }
         }
 
+        @Test("a confidential client whose ID tokens django-oauth-toolkit signs HS256 with its secret: client_secret_post, the sign-in's and the refresh's ID tokens validate with the secret")
+        func hmacIDTokens() async throws {
+            let server = try await PythonFixtureServer(script: "dot_provider")
+            let secret = "hs256-client-secret-of-forty-bytes-long!"
+            let client = OpenIDConnectClient(issuer: server.url("/o").absoluteString, clientID: "webauth-hs256",
+                                             redirectURI: try RedirectURI(Self.redirect), authentication: .clientSecretPost(secret: secret),
+                                             idTokenSigning: .algorithm(.hs256))
+            let result = try await client.signIn(scopes: ["openid", "profile"], options: TestEngine.options(), script: Self.login(allow: true))
+            #expect(result.idToken.audiences == ["webauth-hs256"])
+            var state = result.authState
+            state.client = SavedClient(redirectURI: Self.redirect, scopes: ["openid", "profile"], authenticationMethod: .clientSecretPost,
+                                       idTokenSigning: .algorithm(.hs256))
+            let manager = AuthStateManager(state: state, authentication: .clientSecretPost(secret: secret))
+            _ = try await manager.freshAccessToken(minimumValidity: .seconds(3600))
+            #expect(try await refreshCount(server) == 1)
+            #expect(await manager.state.idToken?.subject == result.idToken.subject)
+        }
+
         @Test("the person denies consent: access_denied, easy to tell apart")
         func denied() async throws {
             let server = try await PythonFixtureServer(script: "dot_provider")

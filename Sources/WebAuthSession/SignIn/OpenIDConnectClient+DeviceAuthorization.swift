@@ -28,7 +28,8 @@ extension OpenIDConnectClient {
             configuration.deviceAuthorizationEndpoint = endpoint
             try await mapping(try configuration.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP), as: DeviceAuthorizationError.openIDConnect)
         }
-        return try DeviceAuthorization(configuration: configuration, clientID: clientID, authentication: authentication, http: http)
+        return try DeviceAuthorization(configuration: configuration, clientID: clientID, authentication: authentication,
+                                       idTokenSigning: idTokenSigning, http: http)
             .states(scopes: scopes, additionalParameters: additionalParameters)
     }
 }

@@ -41,6 +41,10 @@ public actor OpenIDConnectClient {
     /// Whether sign-ins ask for DPoP-bound tokens (RFC 9449): each makes a key, proves possession
     /// of it at the token endpoint, and keeps it in its `AuthState` for refreshes and resource requests.
     public nonisolated let dpop: Bool
+    /// The client's `id_token_signed_response_alg`, if it registered one: every ID token must be
+    /// signed with it (or, for `none`, be unsigned and come from the token endpoint over https in
+    /// the code flow). Default: any asymmetric algorithm, and HMAC with the client secret when it has one.
+    public nonisolated let idTokenSigning: IDTokenSigning?
     let http: any HTTPClient
     private var configuration: ProviderConfiguration?
     private var validator: IDTokenValidator?
@@ -48,7 +52,8 @@ public actor OpenIDConnectClient {
     /// A client. Nothing is fetched until the first call that needs the provider.
     public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
                 authentication: ClientAuthentication = .none, allowInsecureHTTP: Bool = false,
-                pushAuthorizationRequests: Bool = false, dpop: Bool = false, http: any HTTPClient = URLSessionHTTPClient()) {
+                pushAuthorizationRequests: Bool = false, dpop: Bool = false, idTokenSigning: IDTokenSigning? = nil,
+                http: any HTTPClient = URLSessionHTTPClient()) {
         self.provider = provider
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -56,15 +61,17 @@ public actor OpenIDConnectClient {
         self.allowInsecureHTTP = allowInsecureHTTP
         self.pushAuthorizationRequests = pushAuthorizationRequests
         self.dpop = dpop
+        self.idTokenSigning = idTokenSigning
         self.http = http
     }
 
     /// A client of the provider at `issuer`, discovered on first use.
     public init(issuer: String, clientID: String, redirectURI: RedirectURI, authentication: ClientAuthentication = .none,
                 allowInsecureHTTP: Bool = false, pushAuthorizationRequests: Bool = false, dpop: Bool = false,
-                http: any HTTPClient = URLSessionHTTPClient()) {
+                idTokenSigning: IDTokenSigning? = nil, http: any HTTPClient = URLSessionHTTPClient()) {
         self.init(provider: .issuer(issuer), clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                  allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop, http: http)
+                  allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop,
+                  idTokenSigning: idTokenSigning, http: http)
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once),
@@ -218,8 +225,10 @@ public actor OpenIDConnectClient {
             guard let idToken = response.idToken else { throw .missingParameter("id_token") }
             rawIDToken = idToken
         }
-        let idToken = try await validate(rawIDToken, with: validator, for: request,
-                                         accessToken: tokens == nil ? response.accessToken : nil, frontChannel: frontChannelIDToken)
+        // Only the code flow's token response may be unsigned (Core §3.1.3.7), never the hybrid flow's.
+        let source: IDTokenSource = request.responseType == .code && tokens != nil ? .codeFlowTokenEndpoint : .other
+        let idToken = try await validate(rawIDToken, with: validator, for: request, accessToken: tokens == nil ? response.accessToken : nil,
+                                         frontChannel: frontChannelIDToken, source: source)
         return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
                             tokens: tokens, idToken: idToken, dpopKey: tokens == nil ? nil : dpopKey)
     }
@@ -227,15 +236,16 @@ public actor OpenIDConnectClient {
     /// Validates `token` against `request`: its nonce, and `auth_time` when it asked for `max_age` or `prompt=login`.
     private func validate(_ token: String, with validator: IDTokenValidator, for request: AuthorizationRequest,
                           accessToken: String? = nil, code: String? = nil,
-                          frontChannel: IDToken? = nil) async throws(OpenIDConnectError) -> IDToken {
+                          frontChannel: IDToken? = nil, source: IDTokenSource = .other) async throws(OpenIDConnectError) -> IDToken {
         try await mapping(await validator.validate(token, nonce: request.nonce, accessToken: accessToken, code: code,
-                                             authTime: request.authTimeRequirement, frontChannel: frontChannel),
+                                             authTime: request.authTimeRequirement, frontChannel: frontChannel, source: source),
                           as: OpenIDConnectError.idToken)
     }
 
     private func idTokenValidator(_ configuration: ProviderConfiguration) throws(OpenIDConnectError) -> IDTokenValidator {
         if let validator { return validator }
-        let made = try IDTokenValidator(configuration: configuration, clientID: clientID, http: http)
+        let made = try IDTokenValidator(configuration: configuration, clientID: clientID, clientSecret: authentication.secret,
+                                        signing: idTokenSigning, http: http)
         validator = made
         return made
     }

@@ -84,7 +84,7 @@ public struct ReportedFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .http(.timedOut): .timedOut
         case .http(.proxyAuthenticationFailed): .usage
         case .http: .networkError
-        case .clientKey: .usage
+        case .clientKey, .clientSecretTooShort: .usage
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError
         }

@@ -44,6 +44,10 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Ask for DPoP-bound tokens (RFC 9449): a key made for this sign-in and saved with it proves possession on every token, refresh and userinfo request; dpop in --config.")
     var dpop = false
 
+    @Option(help: ArgumentHelp("The one algorithm the client registered for its ID tokens (RS256, ES256, PS256..., HS256/384/512 keyed with the client secret, or none: unsigned, accepted only from the token endpoint over https in the code flow); id_token_signed_response_alg in --config. Default: any asymmetric algorithm, and HMAC when the client has a secret. Saved with the sign-in.",
+                               valueName: "alg"))
+    var idTokenSignedResponseAlg: String?
+
     /// The settings these options and the configuration file give.
     func resolve(environment: [String: String] = CommandEnvironment.original) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(path: $0) }
@@ -76,12 +80,22 @@ struct ClientOptions: ParsableArguments {
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
                               pushAuthorizationRequests: try par || file?.bool("par") == true,
                               dpop: try dpop || file?.bool("dpop") == true,
+                              idTokenSigning: try Self.signing(idTokenSignedResponseAlg ?? fromFile("id_token_signed_response_alg")),
                               scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
                                   .map { try Self.url($0, "device authorization endpoint") },
                               store: try Self.store(fromFile("store"), in: config),
                               network: try network.settings(from: file ?? ConfigurationFile.chosen(nil, environment: environment), environment: environment))
+    }
+
+    /// The `id_token_signed_response_alg` `name` gives, exactly as registered.
+    private static func signing(_ name: String?) throws(CommandFailure) -> IDTokenSigning? {
+        guard let name else { return nil }
+        guard let signing = IDTokenSigning(rawValue: name) else {
+            throw CommandFailure(.usage, Spelling.unknown("ID token algorithm (id_token_signed_response_alg)", name, among: IDTokenSigning.names))
+        }
+        return signing
     }
 
     /// `store` from the configuration file: keyring, file or none.
@@ -118,6 +132,8 @@ struct ClientSettings {
     let pushAuthorizationRequests: Bool
     /// Whether sign-ins ask for DPoP-bound tokens.
     let dpop: Bool
+    /// The client's `id_token_signed_response_alg`, if given.
+    let idTokenSigning: IDTokenSigning?
     /// Scopes from the configuration file, if it names any.
     let scopes: [String]?
     /// Authorization parameters from the configuration file.
@@ -129,9 +145,18 @@ struct ClientSettings {
     /// The proxy, CA file and languages of the page and every request.
     let network: NetworkSettings
 
+    /// What a later run needs of this client to act for a sign-in with `configuration`'s provider:
+    /// the authentication in the method the provider was asked in (as its discovery chose it,
+    /// so that refreshes use it too), where the `secret` is, and the ID-token algorithm.
+    func savedClient(scopes: [String], secret: SavedClient.SecretReference?, for configuration: ProviderConfiguration) -> SavedClient {
+        SavedClient(redirectURI: redirectURI.string, scopes: scopes, authenticationMethod: .init(authentication.resolved(for: configuration)),
+                    clientSecret: secret, privateKey: authentication.privateKey, idTokenSigning: idTokenSigning)
+    }
+
     /// A client of these settings whose requests go through `http`.
     func client(http: any HTTPClient) -> OpenIDConnectClient {
         OpenIDConnectClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,
-                            allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop, http: http)
+                            allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests, dpop: dpop,
+                            idTokenSigning: idTokenSigning, http: http)
     }
 }

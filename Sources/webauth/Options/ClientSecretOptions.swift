@@ -24,17 +24,51 @@ struct ClientSecretOptions: ParsableArguments {
                                valueName: "alg"))
     var privateKeyAlgorithm: String?
 
+    @Option(help: ArgumentHelp("How the client authenticates at the token endpoint: client_secret_basic, client_secret_post, client_secret_jwt (an HS256 assertion), private_key_jwt or none (default: none without a secret or key, private_key_jwt with a key, and with a secret the first of basic, post, jwt that the provider's discovery lists); token_endpoint_auth_method in --config. Saved with the sign-in.",
+                               valueName: "method"))
+    var tokenEndpointAuthMethod: String?
+
     /// Whether no flag gives a secret or a key: the saved sign-in says where they are.
     var namesNone: Bool {
         clientSecret == nil && clientSecretFile == nil && privateKeyFile == nil && privateKeyID == nil && privateKeyAlgorithm == nil
+            && tokenEndpointAuthMethod == nil
     }
 
-    /// The client's authentication: the private key these options or `file` name, else the
-    /// secret (the flag, else the environment, else the file, else `fallback`), else none.
+    /// The client's authentication: in the method these options or `file` name, else with the
+    /// private key they name, else with the secret (the flag, else the environment, else the file,
+    /// else `fallback`) sent as the provider asks (``ClientAuthentication/clientSecret(secret:)``), else none.
+    /// - Throws: ``CommandFailure`` (usage) for an unknown method, or one without what it needs.
     func resolve(environment: [String: String] = CommandEnvironment.original,
                  fallback: String? = nil, file: ConfigurationFile? = nil) throws(CommandFailure) -> ClientAuthentication {
-        if let key = try privateKey(file: file, environment: environment) { return .privateKeyJWT(key) }
-        return (try given(environment) ?? fallback).map { .clientSecretBasic(secret: $0) } ?? .none
+        let key = try privateKey(file: file, environment: environment)
+        guard let method = try method(file: file) else {
+            if let key { return .privateKeyJWT(key) }
+            return (try given(environment) ?? fallback).map { .clientSecret(secret: $0) } ?? .none
+        }
+        switch method {
+        case .none: return .none
+        case .privateKeyJWT:
+            guard let key else { throw CommandFailure(.usage, "private_key_jwt needs the client's key: give --private-key-file") }
+            return .privateKeyJWT(key)
+        default:
+            guard key == nil else { throw CommandFailure(.usage, "\(method.rawValue) authenticates with the client secret, not --private-key-file") }
+            guard let secret = try given(environment) ?? fallback else {
+                throw CommandFailure(.usage, "\(method.rawValue) needs the client secret: give --client-secret-file or $WEBAUTH_CLIENT_SECRET")
+            }
+            return method.authentication(secret: secret)
+        }
+    }
+
+    /// The token-endpoint method the flag, else `file`'s `token_endpoint_auth_method`, names.
+    private func method(file: ConfigurationFile?) throws(CommandFailure) -> SavedClient.AuthenticationMethod? {
+        let name: String?
+        if let tokenEndpointAuthMethod { name = tokenEndpointAuthMethod } else { name = try file?.string("token_endpoint_auth_method") }
+        guard let name else { return nil }
+        guard let method = SavedClient.AuthenticationMethod(rawValue: name) else {
+            throw CommandFailure(.usage, Spelling.unknown("token endpoint authentication method", name,
+                                                          among: SavedClient.AuthenticationMethod.allCases.map(\.rawValue)))
+        }
+        return method
     }
 
     /// The private key the flags (over `file`'s `private_key_*` keys) name: a file by absolute
@@ -78,10 +112,10 @@ struct ClientSecretOptions: ParsableArguments {
     }
 
     /// How a saved sign-in's client authenticates: with the secret these options give, else the
-    /// one its saved reference points to, in the saved method.
+    /// one its saved reference points to, in the method the flag names, else the saved one.
     /// - Throws: ``CommandFailure`` (usage) when the client needs a secret that cannot be found.
     func resolve(for client: SavedClient?, environment: [String: String] = CommandEnvironment.original) throws(CommandFailure) -> ClientAuthentication {
-        let method = client?.authenticationMethod ?? .clientSecretBasic
+        let method = try self.method(file: nil) ?? client?.authenticationMethod ?? .clientSecretBasic
         if method == .privateKeyJWT {
             guard var key = try privateKey(file: nil, environment: environment) ?? client?.privateKey else {
                 throw CommandFailure(.usage, "the saved sign-in's client signs with a private key that was not recorded: give --private-key-file")

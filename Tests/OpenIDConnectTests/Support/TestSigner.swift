@@ -17,22 +17,38 @@ struct TestSigner: Sendable {
     }
 
     /// The public keys as a JWKS document.
-    var jwks: JSONValue {
+    var jwks: JSONValue { Self.set([rsaJWK(), ecJWK()]) }
+
+    /// The RSA public key as a JWK with its `kid` and `use: sig`, changed by `members` (`nil` removes one).
+    func rsaJWK(_ members: [String: JSONValue?] = [:]) -> JSONValue {
         let primitives = try! rsa.publicKey.getKeyPrimitives()
+        return Self.jwk(["kty": .string("RSA"), "kid": .string(rsaKID), "use": .string("sig"),
+                         "n": .string(b64url(primitives.modulus)), "e": .string(b64url(primitives.publicExponent))], members)
+    }
+
+    /// The P-256 public key as a JWK with its `kid` and `use: sig`, changed by `members` (`nil` removes one).
+    func ecJWK(_ members: [String: JSONValue?] = [:]) -> JSONValue {
         let point = ec.publicKey.rawRepresentation
-        return .object(["keys": .array([
-            .object(["kty": .string("RSA"), "kid": .string(rsaKID), "use": .string("sig"),
-                     "n": .string(b64url(primitives.modulus)), "e": .string(b64url(primitives.publicExponent))]),
-            .object(["kty": .string("EC"), "kid": .string(ecKID), "use": .string("sig"), "crv": .string("P-256"),
-                     "x": .string(b64url(point.prefix(32))), "y": .string(b64url(point.suffix(32)))]),
-        ])])
+        return Self.jwk(["kty": .string("EC"), "kid": .string(ecKID), "use": .string("sig"), "crv": .string("P-256"),
+                         "x": .string(b64url(point.prefix(32))), "y": .string(b64url(point.suffix(32)))], members)
+    }
+
+    /// A JWKS document of `keys`.
+    static func set(_ keys: [JSONValue]) -> JSONValue { .object(["keys": .array(keys)]) }
+
+    private static func jwk(_ base: [String: JSONValue], _ members: [String: JSONValue?]) -> JSONValue {
+        var key = base
+        for (name, value) in members { key[name] = value }
+        return .object(key)
     }
 
     /// A compact JWT with `claims`, signed with `alg` ("RS256", "PS256", "ES256"; "none" for no
-    /// signature; "HS256" keyed with the RSA public key, as an attacker would).
-    func sign(_ claims: [String: JSONValue], alg: String = "RS256", kid: String? = nil, header extra: [String: JSONValue] = [:]) -> String {
+    /// signature; "HS256", "HS384", "HS512" keyed with `secret`, else with the RSA public key, as an
+    /// attacker would). `withoutKeyID` leaves `kid` out of the header.
+    func sign(_ claims: [String: JSONValue], alg: String = "RS256", kid: String? = nil, withoutKeyID: Bool = false, secret: String? = nil,
+              header extra: [String: JSONValue] = [:]) -> String {
         var header: [String: JSONValue] = ["alg": .string(alg), "typ": .string("JWT")]
-        if let kid = kid ?? defaultKID(alg) { header["kid"] = .string(kid) }
+        if !withoutKeyID, let kid = kid ?? defaultKID(alg) { header["kid"] = .string(kid) }
         header.merge(extra) { $1 }
         let input = b64url(Data(JSONValue.object(header).description.utf8)) + "." + b64url(Data(JSONValue.object(claims).description.utf8))
         let data = Data(input.utf8)
@@ -41,9 +57,13 @@ struct TestSigner: Sendable {
         case "RS256": signature = try! rsa.signature(for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5).rawRepresentation
         case "PS256": signature = try! rsa.signature(for: SHA256.hash(data: data), padding: .PSS).rawRepresentation
         case "ES256": signature = try! ec.signature(for: data).rawRepresentation
-        case "HS256":
-            let key = SymmetricKey(data: Data(rsa.publicKey.pemRepresentation.utf8))
-            signature = Data(HMAC<SHA256>.authenticationCode(for: data, using: key))
+        case "HS256", "HS384", "HS512":
+            let key = SymmetricKey(data: Data((secret ?? rsa.publicKey.pemRepresentation).utf8))
+            signature = switch alg {
+            case "HS384": Data(HMAC<SHA384>.authenticationCode(for: data, using: key))
+            case "HS512": Data(HMAC<SHA512>.authenticationCode(for: data, using: key))
+            default: Data(HMAC<SHA256>.authenticationCode(for: data, using: key))
+            }
         default: signature = Data()
         }
         return input + "." + b64url(signature)

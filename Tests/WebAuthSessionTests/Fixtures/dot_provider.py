@@ -10,6 +10,8 @@ connection per request). Neither serves static files (the consent page's stylesh
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
 Issuer: http://127.0.0.1:PORT/o . User alice / wonderland; public client "webauth-test" with PKCE
 required, redirect and post-logout redirect URI com.example.webauth:/callback, consent page shown.
+Confidential client "webauth-hs256" (secret "hs256-client-secret-of-forty-bytes-long!", kept unhashed): its ID
+tokens are signed HS256 with the secret, as OpenID Connect Core §10.1 says.
 GET /test/counts returns how many refresh-token grants the token endpoint received.
 Device authorization grant (RFC 8628): public client "webauth-device", endpoint /o/device-authorization/
 (not in discovery), verification page /o/device/ (Django login first, then the code, then Accept or Deny),
@@ -155,6 +157,11 @@ Application.objects.create(
     authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="com.example.webauth:/callback http://127.0.0.1:8765/callback",
     post_logout_redirect_uris="com.example.webauth:/callback http://127.0.0.1:8765/callback", algorithm=Application.RS256_ALGORITHM,
     skip_authorization=False)
+Application.objects.create(
+    name="WebAuthSession HS256 tests", client_id="webauth-hs256", client_secret="hs256-client-secret-of-forty-bytes-long!",
+    hash_client_secret=False, client_type=Application.CLIENT_CONFIDENTIAL,
+    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="com.example.webauth:/callback",
+    algorithm=Application.HS256_ALGORITHM, skip_authorization=False)
 Application.objects.create(
     name="WebAuthSession device tests", client_id="webauth-device", client_secret="", client_type=Application.CLIENT_PUBLIC,
     authorization_grant_type=Application.GRANT_DEVICE_CODE, redirect_uris="", algorithm=Application.RS256_ALGORITHM)

@@ -83,8 +83,7 @@ struct KubernetesCredential: AsyncParsableCommand {
         let signedIn = Mutex<AuthState?>(nil)
         try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
             var state = try await flows.withoutDisplay(reason: "The Kubernetes client needs a credential (\(reason))")
-            state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
-                                       authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference())
+            state.client = settings.savedClient(scopes: scopes, secret: client.secret.reference(), for: state.configuration)
             do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
             signedIn.withLock { $0 = state }
         }

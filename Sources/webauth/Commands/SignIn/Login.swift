@@ -83,9 +83,7 @@ struct Login: AsyncParsableCommand {
                 try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
                     let previous = try await ProfileStore.load(name, from: store)
                     var state = try await signIn()
-                    state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
-                                               authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference(),
-                                               privateKey: settings.authentication.privateKey)
+                    state.client = settings.savedClient(scopes: scopes, secret: client.secret.reference(), for: state.configuration)
                     do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
                     if let previous {
                         await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, http: deadline.http(settings.network), narrator)
