@@ -34,7 +34,7 @@ struct BrokerExitTests {
         let fixture = try await BrokerFixture.start(webauth, environment: folder.environment)
         defer { Task { await fixture.bus.stop() } }
         var options = fixture.signInOptions(account: "work")
-        options["script"] = .string(try webauth.file("wait.yaml", "step_timeout: 600\nsteps:\n  - wait_for: \"#never\"\n"))
+        options["script_file"] = .string(try webauth.file("wait.yaml", "step_timeout: 600\nsteps:\n  - wait_for: \"#never\"\n"))
         let outcome = webauth.home.appendingPathComponent("outcome-\(UUID().uuidString).json")
         let client = try ChildProcess("/usr/bin/python3", [try fixture.bus.pythonScript(BrokerClient.request), "SignIn", "", JSONValue.object(options).description],
                                       environment: webauth.baseEnvironment.merging(fixture.bus.clientEnvironment) { $1 }, stdout: .file(outcome.path), stderr: .pipe)
