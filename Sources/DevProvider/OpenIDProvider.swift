@@ -91,6 +91,8 @@ public final class OpenIDProvider: Sendable {
         var signedOutHints: [String] = []
         var languagesAsked: [LanguagesAsked] = []
         var faults: Set<ProviderFault> = []
+        /// The issuer ``serve(as:)`` named, if any.
+        var issuer: String?
         var secrets = SecretLedger()
         var accessTokenLifetime = 300
         /// Device grants by device code, device codes by user code, user codes by verification-page interaction.
@@ -108,8 +110,14 @@ public final class OpenIDProvider: Sendable {
         var dpopNonce = OpenIDProvider.randomToken()
     }
 
-    /// The issuer: `http://127.0.0.1:PORT`.
-    public var issuer: String { server.baseURL.absoluteString }
+    /// The issuer, the base of every endpoint: `http://127.0.0.1:PORT`, or the one ``serve(as:)`` gave.
+    public var issuer: String { state.withLock { $0.issuer } ?? server.baseURL.absoluteString }
+
+    /// Names `issuer` (say `https://127.0.0.1:PORT`, an HTTPS front of this provider) as its issuer
+    /// and its endpoints' base from now on: in discovery, tokens and WebFinger.
+    public func serve(as issuer: String) {
+        state.withLock { $0.issuer = issuer }
+    }
 
     /// Starts a provider with the built-in configuration changed as given.
     public static func start(users: [User] = DevProviderConfiguration().users, clients: [Client] = [.demo],

@@ -82,6 +82,9 @@ public struct SavedClient: Sendable, Hashable, Codable {
     public var clientSecret: SecretReference?
     /// Where a `private_key_jwt` client's private key is (its path, never its bytes).
     public var privateKey: ClientKey?
+    /// How the sign-in reached the provider (proxy, CA file, client certificate), for the
+    /// requests of later runs; `nil` in a sign-in saved before routes were kept.
+    public var route: SavedRoute?
 
     /// A record of a client.
     public init(redirectURI: String, scopes: [String], authenticationMethod: AuthenticationMethod, clientSecret: SecretReference? = nil,
@@ -96,5 +99,6 @@ public struct SavedClient: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case redirectURI = "redirect_uri", scopes, authenticationMethod = "token_endpoint_auth_method"
         case clientSecret = "client_secret_reference", privateKey = "private_key"
+        case route
     }
 }

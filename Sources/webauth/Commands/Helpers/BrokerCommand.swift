@@ -18,8 +18,9 @@ struct BrokerCommand: AsyncParsableCommand {
             in $XDG_CONFIG_HOME/webauth/broker-consent.json (mode 0600). An app is its Flatpak app \
             ID, else its executable's path (and an interpreter's script: "/usr/bin/python3.11 \
             /path/app.py"), as --grants lists them: this identifies an app, it does not \
-            authenticate one. Its requests and pages take the proxy, no_proxy, ca_file and \
-            client_certificate of $XDG_CONFIG_HOME/webauth/config.json, read when it starts; a \
+            authenticate one. An account's requests and pages take the proxy, no_proxy, ca_file \
+            and client_certificate of $XDG_CONFIG_HOME/webauth/config.json, else the route the \
+            account's sign-in was made with, else the environment's, as webauth token does; a \
             saved client's secret or key is found as webauth token finds it.
             """)
 
@@ -58,10 +59,23 @@ struct BrokerCommand: AsyncParsableCommand {
             var broker = BrokerConfiguration(environment: CommandEnvironment.original)
             broker.allowsScripts = allowScripts
             broker.idleTimeout = .seconds(idleTimeout)
-            let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
-            (broker.proxy, broker.caFile, broker.clientCertificate) = (network.proxy, network.caFile, network.clientCertificate)
+            // The configuration file is checked now, so that a mistake in it stops the broker at start.
+            _ = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
+            broker.route = Self.route
             broker.clientAuthentication = Self.clientAuthentication
             do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
+        }
+    }
+
+    /// The route of an account whose sign-in was saved with `saved`, found as `webauth token
+    /// --profile NAME` finds it: the default configuration file's keys, else `saved`, else the
+    /// environment the broker started with.
+    @Sendable static func route(_ saved: SavedRoute?) throws(ReportedFailure) -> BrokerRoute {
+        do throws(CommandFailure) {
+            let network = try NetworkSettings.unflagged(config: nil, saved: saved, environment: CommandEnvironment.original)
+            return BrokerRoute(proxy: network.proxy, caFile: network.caFile, clientCertificate: network.clientCertificate, saved: network.saved)
+        } catch {
+            throw ReportedFailure(error.status, error.message, advice: error.advice)
         }
     }
 

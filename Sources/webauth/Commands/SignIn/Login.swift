@@ -87,6 +87,7 @@ struct Login: AsyncParsableCommand {
                 state.client = SavedClient(redirectURI: settings.redirectURI.string, scopes: scopes,
                                            authenticationMethod: .init(settings.authentication), clientSecret: client.secret.reference(),
                                            privateKey: settings.authentication.privateKey)
+                state.client?.route = settings.network.saved
                 do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
                 if let previous {
                     await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, http: deadline.http(settings.network), narrator)
