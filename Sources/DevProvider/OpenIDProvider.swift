@@ -220,6 +220,7 @@ public final class OpenIDProvider: Sendable {
         if has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument)
+        case ("GET", "/.well-known/webfinger"): return webFinger(request)
         case ("GET", "/jwks"): return json(.object(["keys": .array([publicJWK])]))
         case (_, "/authorize"): return authorize(request)
         case ("POST", "/token"): return await token(request)

@@ -57,4 +57,7 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// Access tokens hold a space: printable ASCII, but not RFC 6750's `b64token` (an opaque format
     /// some providers use), which `webauth env` warns about and still prints.
     case spacedAccessToken = "spaced-access-token"
+    /// WebFinger (`/.well-known/webfinger`) answers for its users with a profile page only, no
+    /// OpenID Connect issuer link: the client must say so, not guess an issuer.
+    case webFingerWithoutIssuer = "webfinger-without-issuer"
 }

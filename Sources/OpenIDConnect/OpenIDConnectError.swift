@@ -39,6 +39,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case dpop(DPoPError)
     /// A `private_key_jwt` client could not sign its assertion: fix the key file (``ClientKeyError``).
     case clientKey(ClientKeyError)
+    /// WebFinger issuer discovery (Discovery 1.0 §2) found no issuer for the user (``WebFingerError``).
+    case webFinger(WebFingerError)
 
     public var description: String {
         switch self {
@@ -60,6 +62,7 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
         case .clientKey(let error): "\(error)"
         case .dpop(let error): "\(error)"
         case .pushedAuthorizationRefused(let error): "the provider refused the pushed authorization request: \(error)"
+        case .webFinger(let error): "\(error)"
         }
     }
 }

@@ -85,6 +85,8 @@ public struct ReportedFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .http(.proxyAuthenticationFailed): .usage
         case .http: .networkError
         case .clientKey: .usage
+        // What the person typed for --user: not an identifier, or plain http to another host.
+        case .webFinger(.notAnIdentifier), .webFinger(.insecure): .usage
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError
         }

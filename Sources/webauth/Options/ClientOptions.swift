@@ -12,6 +12,10 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "The provider's issuer URL; its discovery document gives the endpoints.")
     var issuer: String?
 
+    @Option(help: ArgumentHelp("Without --issuer: the person signing in (alice@example.com, an acct: URI, or a URL), whose host names the issuer through WebFinger (OpenID Connect Discovery 1.0 §2), over https (plain http only for this machine).",
+                               valueName: "user"))
+    var user: String?
+
     @Option(help: ArgumentHelp("The authorization endpoint, to skip discovery (needs --token-endpoint and --issuer).", valueName: "url"))
     var authorizationEndpoint: String?
 
@@ -66,10 +70,14 @@ struct ClientOptions: ParsableArguments {
                 issuer: issuer, authorizationEndpoint: try Self.url(authorization, "authorization endpoint"),
                 tokenEndpoint: try Self.url(token, "token endpoint"),
                 jwksURI: try (jwksURI ?? fromFile("jwks_uri")).map { try Self.url($0, "JWKS URI") }))
-        } else {
-            guard let issuer else { throw CommandFailure(.usage, "no provider: give --issuer, or issuer in --config") }
+        } else if let issuer {
             _ = try Self.url(issuer, "issuer")
             provider = .issuer(issuer)
+        } else if let user {
+            do { _ = try WebFingerQuery(user: user) } catch { throw CommandFailure(.usage, "--user: \(error)") }
+            provider = .user(user)
+        } else {
+            throw CommandFailure(.usage, "no provider: give --issuer (or issuer in --config), or --user for WebFinger to find it")
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
                               authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret"), file: file),

@@ -67,7 +67,7 @@ struct KubernetesCredential: AsyncParsableCommand {
     /// Signs in as `webauth login` does without a display, within what is left of `deadline`, and
     /// saves the sign-in in the profile.
     private func signIn(because reason: String, within deadline: CommandDeadline) async throws -> AuthState {
-        guard client.config != nil || client.issuer != nil else {
+        guard client.config != nil || client.issuer != nil || client.user != nil else {
             throw CommandFailure(.signInRequired, "\(reason), and the plugin cannot sign in without a provider",
                                  advice: "Add --issuer and --client-id (or --config) to the exec args, or run `webauth login --profile \(profile.name)`.")
         }
