@@ -145,6 +145,13 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     /// Seconds a pushed authorization request's `request_uri` stays valid. Default: 60.
     public var pushedRequestLifetime: Int = 60
 
+    /// The token `POST /register` (dynamic client registration, RFC 7591) needs as a bearer token
+    /// (`401 invalid_token` without it); `nil` (the default): anyone may register.
+    public var registrationInitialAccessToken: String?
+    /// Seconds a dynamically registered client's secret lives (`client_secret_expires_at`); `nil`
+    /// (the default): it does not expire. 0 or less: already expired when it is issued, for tests.
+    public var registeredSecretLifetime: Int?
+
     /// The defaults.
     public init() {}
 
@@ -153,6 +160,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         case loginMethod = "login_method", accessTokenLifetime = "access_token_lifetime", slowResponseSeconds = "slow_response_seconds"
         case deviceCodeInterval = "device_code_interval", deviceCodeLifetime = "device_code_lifetime"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests", pushedRequestLifetime = "pushed_request_lifetime"
+        case registrationInitialAccessToken = "registration_initial_access_token", registeredSecretLifetime = "registered_secret_lifetime"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -169,6 +177,8 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         requirePushedAuthorizationRequests = try container.decodeIfPresent(Bool.self, forKey: .requirePushedAuthorizationRequests)
             ?? defaults.requirePushedAuthorizationRequests
         pushedRequestLifetime = try container.decodeIfPresent(Int.self, forKey: .pushedRequestLifetime) ?? defaults.pushedRequestLifetime
+        registrationInitialAccessToken = try container.decodeIfPresent(String.self, forKey: .registrationInitialAccessToken)
+        registeredSecretLifetime = try container.decodeIfPresent(Int.self, forKey: .registeredSecretLifetime)
     }
 
     /// Reads a configuration file.

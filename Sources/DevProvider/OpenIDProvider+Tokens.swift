@@ -98,7 +98,7 @@ extension OpenIDProvider {
             clientID = formDecode(decoded[..<colon])
             secret = formDecode(decoded[decoded.index(after: colon)...])
         }
-        guard let client = client(clientID) else { return nil }
+        guard let client = client(clientID), !registeredSecretExpired(client.clientID) else { return nil }
         if let expected = client.clientSecret, secret != expected { return nil }
         if let jwk = client.jwk {
             guard form["client_assertion_type"] == ClientAssertion.type, let assertion = form["client_assertion"],

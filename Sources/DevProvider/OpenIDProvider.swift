@@ -93,6 +93,8 @@ public final class OpenIDProvider: Sendable {
         var faults: Set<ProviderFault> = []
         /// The issuer ``serve(as:)`` named, if any.
         var issuer: String?
+        /// Clients registered through `POST /register`, by client ID.
+        var registeredClients: [String: DynamicClient] = [:]
         var secrets = SecretLedger()
         var accessTokenLifetime = 300
         /// Device grants by device code, device codes by user code, user codes by verification-page interaction.
@@ -221,6 +223,8 @@ public final class OpenIDProvider: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument)
         case ("GET", "/.well-known/webfinger"): return webFinger(request)
+        case ("POST", "/register"): return register(request)
+        case (_, let path) where path.hasPrefix("/register/"): return manageRegistration(request)
         case ("GET", "/jwks"): return json(.object(["keys": .array([publicJWK])]))
         case (_, "/authorize"): return authorize(request)
         case ("POST", "/token"): return await token(request)
@@ -262,6 +266,7 @@ public final class OpenIDProvider: Sendable {
             "authorization_response_iss_parameter_supported": .bool(true),
             "dpop_signing_alg_values_supported": .array([.string("ES256")]),
             "pushed_authorization_request_endpoint": .string(base + "/par"),
+            "registration_endpoint": .string(base + "/register"),
             "require_pushed_authorization_requests": .bool(configuration.requirePushedAuthorizationRequests),
         ])
     }
@@ -288,7 +293,9 @@ public final class OpenIDProvider: Sendable {
         return json(.object(body), status: status)
     }
 
-    func client(_ clientID: String?) -> Client? { configuration.clients.first { $0.clientID == clientID } }
+    func client(_ clientID: String?) -> Client? {
+        configuration.clients.first { $0.clientID == clientID } ?? clientID.flatMap { id in state.withLock { $0.registeredClients[id]?.client } }
+    }
 
     func user(subject: String) -> User? { configuration.users.first { $0.subject == subject } }
 

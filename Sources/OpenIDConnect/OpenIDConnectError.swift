@@ -41,6 +41,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     case clientKey(ClientKeyError)
     /// WebFinger issuer discovery (Discovery 1.0 §2) found no issuer for the user (``WebFingerError``).
     case webFinger(WebFingerError)
+    /// Dynamic client registration (RFC 7591) failed, or the registered secret expired (``ClientRegistrationError``).
+    case registration(ClientRegistrationError)
 
     public var description: String {
         switch self {
@@ -63,6 +65,7 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
         case .dpop(let error): "\(error)"
         case .pushedAuthorizationRefused(let error): "the provider refused the pushed authorization request: \(error)"
         case .webFinger(let error): "\(error)"
+        case .registration(let error): "\(error)"
         }
     }
 }

@@ -77,21 +77,26 @@ public actor OpenIDConnectClient {
     /// - Throws: `OpenIDConnectError.insecureEndpoint`, `OpenIDConnectError.webFinger`, or discovery's errors.
     public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
         if let configuration { return configuration }
-        let checked: ProviderConfiguration
+        let checked = try await Self.configuration(of: provider, allowInsecureHTTP: allowInsecureHTTP, using: http)
+        configuration = checked
+        return checked
+    }
+
+    /// `provider`'s configuration, checked against the transport rule: the given one, or the
+    /// discovery document of the issuer (found by WebFinger for a ``Provider/user(_:)``).
+    static func configuration(of provider: Provider, allowInsecureHTTP: Bool, using http: any HTTPClient) async throws(OpenIDConnectError) -> ProviderConfiguration {
         switch provider {
         case .issuer(let issuer):
-            checked = try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
+            return try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
         case .configuration(let given):
             try given.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP)
-            checked = given
+            return given
         case .user(let user):
             let query: WebFingerQuery
             do { query = try WebFingerQuery(user: user) } catch { throw .webFinger(error) }
             let issuer = try await query.issuer(allowInsecureHTTP: allowInsecureHTTP, using: http)
-            checked = try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
+            return try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
         }
-        configuration = checked
-        return checked
     }
 
     /// Signs in: one call from nothing to validated tokens.

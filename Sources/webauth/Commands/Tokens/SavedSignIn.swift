@@ -31,7 +31,11 @@ struct SavedSignIn {
          network: (SavedRoute?) throws(CommandFailure) -> NetworkSettings) async throws(CommandFailure) {
         self.deadline = deadline
         (state, store) = try await profile.savedState()
-        authentication = try secret.resolve(for: state.client)
+        if secret.namesNone, let registered = state.registration, registered.clientID == state.clientID {
+            authentication = try Register.authentication(of: registered)  // a client that registered itself
+        } else {
+            authentication = try secret.resolve(for: state.client)
+        }
         self.network = try network(state.client?.route)
         if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
     }
