@@ -162,7 +162,9 @@ extension OpenIDProvider {
             return refused
         }
         guard let subject, let user = user(subject: subject) else { return refused }
-        return json(.object(["sub": .string(user.subject), "name": .string(user.name), "email": .string(user.email),
+        // ProviderFault.userinfoOtherSubject: another person's claims, as a provider that mixed up its sessions would answer.
+        let other = has(.userinfoOtherSubject) ? configuration.users.first { $0.subject != user.subject } : nil
+        return json(.object(["sub": .string((other ?? user).subject), "name": .string(user.name), "email": .string(user.email),
                              "preferred_username": .string(user.username)]))
     }
 

@@ -60,4 +60,7 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// WebFinger (`/.well-known/webfinger`) answers for its users with a profile page only, no
     /// OpenID Connect issuer link: the client must say so, not guess an issuer.
     case webFingerWithoutIssuer = "webfinger-without-issuer"
+    /// UserInfo answers with another user's `sub` than the access token's (and the ID token's):
+    /// the client must refuse the claims (OpenID Connect Core §5.3.2).
+    case userinfoOtherSubject = "userinfo-other-subject"
 }
