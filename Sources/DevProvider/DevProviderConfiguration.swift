@@ -154,6 +154,13 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     /// What discovery lists as `token_endpoint_auth_methods_supported`. Default: all five.
     public var tokenEndpointAuthMethods = ["none", "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt"]
 
+    /// The token `POST /register` (dynamic client registration, RFC 7591) needs as a bearer token
+    /// (`401 invalid_token` without it); `nil` (the default): anyone may register.
+    public var registrationInitialAccessToken: String?
+    /// Seconds a dynamically registered client's secret lives (`client_secret_expires_at`); `nil`
+    /// (the default): it does not expire. 0 or less: already expired when it is issued, for tests.
+    public var registeredSecretLifetime: Int?
+
     /// The defaults.
     public init() {}
 
@@ -163,6 +170,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         case deviceCodeInterval = "device_code_interval", deviceCodeLifetime = "device_code_lifetime"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests", pushedRequestLifetime = "pushed_request_lifetime"
         case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
+        case registrationInitialAccessToken = "registration_initial_access_token", registeredSecretLifetime = "registered_secret_lifetime"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -180,6 +188,8 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
             ?? defaults.requirePushedAuthorizationRequests
         pushedRequestLifetime = try container.decodeIfPresent(Int.self, forKey: .pushedRequestLifetime) ?? defaults.pushedRequestLifetime
         tokenEndpointAuthMethods = try container.decodeIfPresent([String].self, forKey: .tokenEndpointAuthMethods) ?? defaults.tokenEndpointAuthMethods
+        registrationInitialAccessToken = try container.decodeIfPresent(String.self, forKey: .registrationInitialAccessToken)
+        registeredSecretLifetime = try container.decodeIfPresent(Int.self, forKey: .registeredSecretLifetime)
     }
 
     /// Reads a configuration file.

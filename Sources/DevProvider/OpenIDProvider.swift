@@ -91,6 +91,10 @@ public final class OpenIDProvider: Sendable {
         var signedOutHints: [String] = []
         var languagesAsked: [LanguagesAsked] = []
         var faults: Set<ProviderFault> = []
+        /// The issuer ``serve(as:)`` named, if any.
+        var issuer: String?
+        /// Clients registered through `POST /register`, by client ID.
+        var registeredClients: [String: DynamicClient] = [:]
         var secrets = SecretLedger()
         var accessTokenLifetime = 300
         /// Device grants by device code, device codes by user code, user codes by verification-page interaction.
@@ -108,8 +112,14 @@ public final class OpenIDProvider: Sendable {
         var dpopNonce = OpenIDProvider.randomToken()
     }
 
-    /// The issuer: `http://127.0.0.1:PORT`.
-    public var issuer: String { server.baseURL.absoluteString }
+    /// The issuer, the base of every endpoint: `http://127.0.0.1:PORT`, or the one ``serve(as:)`` gave.
+    public var issuer: String { state.withLock { $0.issuer } ?? server.baseURL.absoluteString }
+
+    /// Names `issuer` (say `https://127.0.0.1:PORT`, an HTTPS front of this provider) as its issuer
+    /// and its endpoints' base from now on: in discovery, tokens and WebFinger.
+    public func serve(as issuer: String) {
+        state.withLock { $0.issuer = issuer }
+    }
 
     /// Starts a provider with the built-in configuration changed as given.
     public static func start(users: [User] = DevProviderConfiguration().users, clients: [Client] = [.demo],
@@ -213,6 +223,9 @@ public final class OpenIDProvider: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument)
         case ("GET", "/jwks"): return json(keySetDocument)
+        case ("GET", "/.well-known/webfinger"): return webFinger(request)
+        case ("POST", "/register"): return register(request)
+        case (_, let path) where path.hasPrefix("/register/"): return manageRegistration(request)
         case (_, "/authorize"): return authorize(request)
         case ("POST", "/token"): return await token(request)
         case ("GET", "/userinfo"): return await userinfo(request)
@@ -253,6 +266,7 @@ public final class OpenIDProvider: Sendable {
             "authorization_response_iss_parameter_supported": .bool(true),
             "dpop_signing_alg_values_supported": .array([.string("ES256")]),
             "pushed_authorization_request_endpoint": .string(base + "/par"),
+            "registration_endpoint": .string(base + "/register"),
             "require_pushed_authorization_requests": .bool(configuration.requirePushedAuthorizationRequests),
         ])
     }
@@ -279,7 +293,9 @@ public final class OpenIDProvider: Sendable {
         return json(.object(body), status: status)
     }
 
-    func client(_ clientID: String?) -> Client? { configuration.clients.first { $0.clientID == clientID } }
+    func client(_ clientID: String?) -> Client? {
+        configuration.clients.first { $0.clientID == clientID } ?? clientID.flatMap { id in state.withLock { $0.registeredClients[id]?.client } }
+    }
 
     func user(subject: String) -> User? { configuration.users.first { $0.subject == subject } }
 

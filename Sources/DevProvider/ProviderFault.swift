@@ -70,4 +70,10 @@ public enum ProviderFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// Access tokens hold a space: printable ASCII, but not RFC 6750's `b64token` (an opaque format
     /// some providers use), which `webauth env` warns about and still prints.
     case spacedAccessToken = "spaced-access-token"
+    /// WebFinger (`/.well-known/webfinger`) answers for its users with a profile page only, no
+    /// OpenID Connect issuer link: the client must say so, not guess an issuer.
+    case webFingerWithoutIssuer = "webfinger-without-issuer"
+    /// UserInfo answers with another user's `sub` than the access token's (and the ID token's):
+    /// the client must refuse the claims (OpenID Connect Core §5.3.2).
+    case userinfoOtherSubject = "userinfo-other-subject"
 }

@@ -5,8 +5,8 @@ import Foundation
 /// need to act for the client (``SavedClient``). One `Codable`, versioned value, saved whole.
 ///
 /// Versions: 1 had no ``client``; 2 adds it. An older value is migrated when it is read (its
-/// ``client`` is `nil`); a newer one is refused. ``scopedAccessTokens`` came later in version 2,
-/// as a key older readers skip: a value without it has none.
+/// ``client`` is `nil`); a newer one is refused. ``scopedAccessTokens`` and ``registration`` came
+/// later in version 2, as keys older readers skip: a value without them has none.
 public struct AuthState: Sendable, Hashable, Codable {
     /// The format version this library writes; it reads this one and every older one.
     public static let currentVersion = 2
@@ -44,6 +44,9 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// The key the tokens are bound to (DPoP, RFC 9449), if the sign-in asked for DPoP: refreshes
     /// and resource requests prove possession of it. Secret, like the refresh token.
     public var dpopKey: DPoPKey?
+    /// The client's own registration (RFC 7591), when it registered itself: its secret and the
+    /// registration access token, kept with the tokens and as secret as they are.
+    public var registration: RegisteredClient?
 
     /// A state from a completed sign-in.
     public init(configuration: ProviderConfiguration, clientID: String, authorizationResponse: AuthorizationResponse?,
@@ -109,6 +112,7 @@ public struct AuthState: Sendable, Hashable, Codable {
         case version, configuration, clientID = "client_id", lastAuthorizationResponse = "last_authorization_response"
         case lastTokenResponse = "last_token_response", idToken = "id_token"
         case reauthenticationReason = "reauthentication_reason", client, scopedAccessTokens = "scoped_access_tokens", dpopKey = "dpop_key"
+        case registration
     }
 
     /// Decodes a saved state, migrating an older version to the current one; a newer version is refused.
@@ -129,5 +133,6 @@ public struct AuthState: Sendable, Hashable, Codable {
         client = saved >= 2 ? try container.decodeIfPresent(SavedClient.self, forKey: .client) : nil
         scopedAccessTokens = try container.decodeIfPresent([String: AccessToken].self, forKey: .scopedAccessTokens) ?? [:]
         dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
+        registration = try container.decodeIfPresent(RegisteredClient.self, forKey: .registration)
     }
 }

@@ -42,6 +42,10 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
     /// A `client_secret_jwt` client's secret is shorter than the hash of its assertion's `alg`
     /// (RFC 7518 §3.2): it cannot key the HMAC. Ask the provider for a longer secret.
     case clientSecretTooShort(alg: String, bytes: Int, needed: Int)
+    /// WebFinger issuer discovery (Discovery 1.0 §2) found no issuer for the user (``WebFingerError``).
+    case webFinger(WebFingerError)
+    /// Dynamic client registration (RFC 7591) failed, or the registered secret expired (``ClientRegistrationError``).
+    case registration(ClientRegistrationError)
 
     public var description: String {
         switch self {
@@ -65,6 +69,8 @@ public enum OpenIDConnectError: Error, Sendable, Hashable, CustomStringConvertib
             "client_secret_jwt signs with \(alg), whose key must be at least \(needed) bytes; the client secret has \(bytes)"
         case .dpop(let error): "\(error)"
         case .pushedAuthorizationRefused(let error): "the provider refused the pushed authorization request: \(error)"
+        case .webFinger(let error): "\(error)"
+        case .registration(let error): "\(error)"
         }
     }
 }

@@ -16,6 +16,7 @@ extension ProviderConfiguration {
             ("jwks_uri", jwksURI), ("revocation_endpoint", revocationEndpoint),
             ("device_authorization_endpoint", deviceAuthorizationEndpoint),
             ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
+            ("registration_endpoint", registrationEndpoint),
         ]
         for case let (name, url?) in endpoints {
             try Self.check(url.absoluteString, name: name, httpAllowed: httpAllowed)

@@ -33,6 +33,9 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     /// Whether the provider accepts authorization requests only through its pushed authorization
     /// request endpoint (RFC 9126 §5); then a sign-in always pushes its request.
     public var requirePushedAuthorizationRequests: Bool?
+    /// The client registration endpoint (RFC 7591, OpenID Connect Dynamic Client Registration
+    /// 1.0), if the provider lets clients register themselves.
+    public var registrationEndpoint: URL?
 
     /// A configuration given by hand.
     public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil,
@@ -91,5 +94,6 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case registrationEndpoint = "registration_endpoint"
     }
 }

@@ -89,6 +89,9 @@ public struct SavedClient: Sendable, Hashable, Codable {
     public var privateKey: ClientKey?
     /// The client's `id_token_signed_response_alg`, if it named one: refreshed ID tokens are held to it too.
     public var idTokenSigning: IDTokenSigning?
+    /// How the sign-in reached the provider (proxy, CA file, client certificate), for the
+    /// requests of later runs; `nil` in a sign-in saved before routes were kept.
+    public var route: SavedRoute?
 
     /// A record of a client.
     public init(redirectURI: String, scopes: [String], authenticationMethod: AuthenticationMethod, clientSecret: SecretReference? = nil,
@@ -105,5 +108,6 @@ public struct SavedClient: Sendable, Hashable, Codable {
         case redirectURI = "redirect_uri", scopes, authenticationMethod = "token_endpoint_auth_method"
         case clientSecret = "client_secret_reference", privateKey = "private_key"
         case idTokenSigning = "id_token_signed_response_alg"
+        case route
     }
 }

@@ -176,6 +176,15 @@ struct AuthStateTests {
         #expect(claims["email"] == .string(OpenIDProvider.User.alice.email))
     }
 
+    @Test("userinfo for another sub than the ID token's is refused, its claims never returned (Core §5.3.2)")
+    func userinfoOtherSubject() async throws {
+        let provider = try await provider(lifetime: 3600)
+        let manager = AuthStateManager(state: try await signIn(provider))
+        provider.faults = [.userinfoOtherSubject]
+        let error = await #expect(throws: AuthStateError.self) { try await manager.userinfo() }
+        #expect(error == .userinfoSubjectMismatch(expected: OpenIDProvider.User.alice.subject, actual: OpenIDProvider.User.bob.subject))
+    }
+
     @Test("userinfo refreshes once and retries when the access token was revoked")
     func userinfoRetry() async throws {
         let provider = try await provider(lifetime: 3600)

@@ -63,4 +63,16 @@ struct SavedFormatTests {
         #expect(try JSONDecoder().decode(AuthState.self, from: try JSONEncoder().encode(state)) == state)
         #expect(SavedClient.AuthenticationMethod.clientSecretPost.authentication(secret: "s") == .clientSecretPost(secret: "s"))
     }
+
+    @Test("a saved route keeps paths and addresses: a proxy's password is dropped when it is made and when it is read")
+    func routeHoldsNoPassword() throws {
+        let route = SavedRoute(proxy: "http://carol:s3cret@proxy.example:3128", noProxy: ["intranet.example"], caFile: "/etc/ca.pem",
+                               clientCertificate: "pkcs11:token=alice;object=login")
+        #expect(route.proxy == "http://carol@proxy.example:3128")
+        let written = String(decoding: try JSONEncoder().encode(route), as: UTF8.self)
+        #expect(!written.contains("s3cret") && written.contains("no_proxy") && written.contains("ca_file") && written.contains("client_certificate"))
+        let handEdited = Data(#"{"proxy": "http://carol:s3cret@proxy.example:3128"}"#.utf8)
+        #expect(try JSONDecoder().decode(SavedRoute.self, from: handEdited).proxy == "http://carol@proxy.example:3128")
+        #expect(SavedRoute().isEmpty && !route.isEmpty)
+    }
 }

@@ -164,10 +164,11 @@ struct SavedSignInNetworkTests {
         webauth.environment["XDG_CONFIG_HOME"] = webauth.home.appendingPathComponent("config").path
     }
 
-    /// Signs alice in to `provider` (with `extra` options), saved in the sandbox's file store.
-    func signIn(_ provider: OpenIDProvider, _ extra: [String] = []) async throws {
+    /// Signs alice in to `provider` (with `extra` options and `environment`), saved in the sandbox's file store.
+    func signIn(_ provider: OpenIDProvider, _ extra: [String] = [], environment: [String: String] = [:]) async throws {
         let run = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless",
-                                     "--script", try webauth.file("login-\(UUID().uuidString).yaml", LoginCommandTests.passwordScript)] + extra)
+                                     "--script", try webauth.file("login-\(UUID().uuidString).yaml", LoginCommandTests.passwordScript)] + extra,
+                                    environment: environment)
         try #require(run.status == 0, "stderr: \(run.stderr)")
     }
 
@@ -226,19 +227,86 @@ struct SavedSignInNetworkTests {
         #expect(log.components(separatedBy: "POST \(provider.issuer)/revoke ").count == 3, "both revocations went through the proxy; its log: \(log)")
     }
 
-    @Test("ca_file in the configuration file: token refreshes from a provider of a private CA; without it, a TLS error that names ca_file")
+    @Test("ca_file in the configuration file: token refreshes from a provider of a private CA; another authority there, a TLS error that names ca_file")
     func caFileFromTheConfigurationFile() async throws {
         let provider = try await OpenIDProvider.start()
         let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let other = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
         try await signIn(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
                                     "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile])
+        // The configuration file describes the network now: it wins over the route the sign-in saved.
+        try webauth.configure(#"{"ca_file": "\#(other.caFile)"}"#)
         let without = try await webauth(["token", "--refresh"])
         try webauth.configure(#"{"ca_file": "\#(front.caFile)"}"#)
         let with = try await webauth(["token", "--refresh"])
         await front.stop()
+        await other.stop()
         #expect(without.status == 4 && without.stderr.contains("TLS error talking to \(front.url)"), "stderr: \(without.stderr)")
         #expect(without.stderr.contains("ca_file"), "the message says what to do; stderr: \(without.stderr)")
         #expect(with.status == 0 && provider.refreshCount == 1, "stderr: \(with.stderr)")
+    }
+
+    /// The saved sign-in of the sandbox's file store, as text.
+    func savedText(_ name: String = "default") throws -> String {
+        try String(contentsOf: webauth.home.appendingPathComponent("state/webauthsession/\(name).json"), encoding: .utf8)
+    }
+
+    @Test("login --ca-file, then userinfo and token --refresh with no flags: the sign-in kept its route; --ca-file of another authority overrides it")
+    func caFileKeptWithTheSignIn() async throws {
+        let provider = try await OpenIDProvider.start()
+        let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        let other = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        provider.serve(as: front.url)  // discovery, the token and userinfo endpoints: all https, of the private CA
+        try await signIn(provider, ["--ca-file", front.caFile])
+        let userinfo = try await webauth(["userinfo"])
+        let token = try await webauth(["token", "--refresh"])
+        let overridden = try await webauth(["userinfo", "--ca-file", other.caFile])
+        await front.stop()
+        await other.stop()
+        #expect(userinfo.status == 0 && userinfo.stdout.contains(OpenIDProvider.User.alice.subject), "stderr: \(userinfo.stderr)")
+        #expect(token.status == 0 && provider.refreshCount == 1, "stderr: \(token.stderr)")
+        #expect(overridden.status == 4 && overridden.stderr.contains("TLS error talking to \(front.url)"), "stderr: \(overridden.stderr)")
+        let route = try #require(try JSONValue(parsing: savedText())["state"]?["client"]?["route"], "the saved client keeps its route")
+        #expect(route["ca_file"]?.stringValue == front.caFile, "\(route)")
+    }
+
+    @Test("login --proxy with a user: token --refresh and userinfo go through that proxy with no flags; the saved sign-in holds no password")
+    func proxyKeptWithTheSignIn() async throws {
+        let provider = try await OpenIDProvider.start()
+        let password = "pr0xy-\(UUID().uuidString.prefix(8))"
+        let proxy = try await Tinyproxy.start(in: webauth.home, user: "carol", password: password)
+        let environment = ["WEBAUTH_PROXY_PASSWORD": password]
+        try await signIn(provider, ["--proxy", "http://carol@127.0.0.1:\(proxy.port)", "--no-proxy", "intranet.example"], environment: environment)
+        let token = try await webauth(["token", "--refresh"], environment: environment)
+        let userinfo = try await webauth(["userinfo"], environment: environment)
+        let log = await proxy.stop()
+        #expect(token.status == 0 && provider.refreshCount == 1, "stderr: \(token.stderr)")
+        #expect(userinfo.status == 0, "stderr: \(userinfo.stderr)")
+        #expect(log.contains("POST \(provider.issuer)/token "), "the refresh went through the proxy; its log: \(log)")
+        #expect(log.contains("GET \(provider.issuer)/userinfo "), "userinfo went through the proxy; its log: \(log)")
+        let saved = try savedText()
+        #expect(!saved.contains(password), "the saved sign-in never holds the proxy's password")
+        let route = try #require(try JSONValue(parsing: saved)["state"]?["client"]?["route"])
+        #expect(route["proxy"]?.stringValue == "http://carol@127.0.0.1:\(proxy.port)" && route["no_proxy"] == .array([.string("intranet.example")]),
+                "\(route)")
+    }
+
+    @Test("a PKCS#12 client certificate's path is kept with the sign-in, its password never")
+    func clientCertificateKeptWithoutItsPassword() async throws {
+        let provider = try await OpenIDProvider.start()
+        let password = "p12-\(UUID().uuidString.prefix(8))"
+        let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!, clientCertificatePassword: password)
+        let certificate = front.workdir.appendingPathComponent("client.p12").path
+        let environment = ["WEBAUTH_CLIENT_CERTIFICATE_PASSWORD": password]
+        try await signIn(provider, ["--authorization-endpoint", front.url + "/authorize", "--token-endpoint", front.url + "/token",
+                                    "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile, "--client-certificate", certificate],
+                         environment: environment)
+        let token = try await webauth(["token", "--refresh"], environment: environment)
+        await front.stop()
+        #expect(token.status == 0 && provider.refreshCount == 1, "stderr: \(token.stderr)")
+        let saved = try savedText()
+        #expect(!saved.contains(password), "the saved sign-in never holds the PKCS#12 password")
+        #expect(try JSONValue(parsing: saved)["state"]?["client"]?["route"]?["client_certificate"]?.stringValue == certificate)
     }
 }
 

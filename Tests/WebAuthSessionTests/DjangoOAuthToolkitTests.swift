@@ -133,4 +133,30 @@ extension EngineTests.DjangoOAuthToolkit {
         #expect(result.idToken.issuer == server.url("/o").absoluteString)
         #expect(await WebAuthEngine.diagnostics.toplevelWindows == 0, "\(mode) left a window")
     }
+
+    @Test("dynamic client registration (RFC 7591, DCR_ENABLED): refused without the initial access token; the client registered with it signs in; RFC 7592 reads it")
+    func dynamicClientRegistration() async throws {
+        let server = try await PythonFixtureServer(script: "dot_provider", arguments: ["--dcr"])
+        // django-oauth-toolkit names its registration endpoint in RFC 8414's metadata, not in OpenID discovery: given by hand.
+        var given = try await ProviderConfiguration.discover(issuer: server.url("/o").absoluteString)
+        given.registrationEndpoint = server.url("/o/register/")
+        let provider = OpenIDConnectClient.Provider.configuration(given)
+        let redirect = try RedirectURI(Self.redirect)
+        let refused = await #expect(throws: OpenIDConnectError.self) {
+            try await OpenIDConnectClient.register(provider: provider, redirectURIs: [redirect], clientName: "WebAuthSession DCR")
+        }
+        guard case .registration(.refused(401, _))? = refused else { Issue.record("refused with 401: \(String(describing: refused))"); return }
+        let token = try String(contentsOf: server.workdir.appendingPathComponent("initial-access-token"), encoding: .utf8)
+        let (configuration, registered) = try await OpenIDConnectClient.register(provider: provider, redirectURIs: [redirect],
+                                                                                  clientName: "WebAuthSession DCR", initialAccessToken: token)
+        #expect(registered.clientID != "webauth-test" && registered.clientSecret == nil && registered.redirectURIs == [Self.redirect])
+        let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: registered.clientID, redirectURI: redirect,
+                                         authentication: try registered.authentication())
+        let result = try await client.signIn(scopes: ["openid"], options: TestEngine.options(), script: Self.login(allow: true))
+        #expect(result.idToken.audiences == [registered.clientID])
+        let uri = try #require(registered.registrationClientURI)
+        let read = try await URLSessionHTTPClient().send(HTTPRequest(url: uri, headers: ["Authorization": "Bearer " + (try #require(registered.registrationAccessToken))]))
+        let described = try JSONValue(parsing: String(decoding: read.body, as: UTF8.self))
+        #expect(read.status == 200 && described["client_id"]?.stringValue == registered.clientID)
+    }
 }

@@ -3,7 +3,7 @@ import OpenIDConnect
 import WebAuthSession
 
 /// How a request shows the provider's page (a sign-in's, a sign-out's): in a window transient
-/// for the caller's, with the account's cookies, on the broker's route, for the request's time.
+/// for the caller's, with the account's cookies, on the account's route, for the request's time.
 /// With no display, off screen when a login script fills it (a broker that allows scripts) or, as
 /// `webauth logout` does, for a sign-out (a page that asks something then fails once it stands
 /// still); a sign-in for a person fails then, as `webauth login` does.
@@ -14,9 +14,9 @@ struct ProviderPage: Sendable {
     let scriptRunner: (@Sendable (WebAuthenticationSession) async throws -> Void)?
 
     init(account: String, parent: ParentWindow?, script: LoginScript?, signOut: Bool = false, limit: Duration, accounts: AccountStore,
-         configuration: BrokerConfiguration, http: any HTTPClient) {
+         configuration: BrokerConfiguration, route: BrokerRoute, http: any HTTPClient) {
         let environment = configuration.environment
-        var options = configuration.routed(WebAuthenticationOptions())
+        var options = route.routed(WebAuthenticationOptions())
         let hasDisplay = environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
         options.presentation = !hasDisplay && (script != nil || signOut) ? .headless : .window()
         options.parentWindow = parent

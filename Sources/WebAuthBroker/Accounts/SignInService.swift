@@ -46,9 +46,13 @@ struct SignInService: Sendable {
         let redirectURI: RedirectURI
         do { redirectURI = try RedirectURI(redirect) } catch { throw .invalidArgument("the redirect URI cannot be used: \(error)") }
         let scopes = options.scopes ?? previous?.client?.scopes ?? Self.defaultScopes
-        let http = configuration.http(timeout: limit)
+        // A new sign-in of the account (same provider and client, checked above) takes the route of the one it replaces.
+        let route: BrokerRoute
+        do throws(ReportedFailure) { route = try configuration.route(previous?.client?.route) } catch { throw BrokerError(error) }
+        let http = route.http(timeout: limit)
         let client = OpenIDConnectClient(issuer: issuer, clientID: clientID, redirectURI: redirectURI, http: http)
-        let page = ProviderPage(account: options.account, parent: parent, script: script, limit: limit, accounts: accounts, configuration: configuration, http: http)
+        let page = ProviderPage(account: options.account, parent: parent, script: script, limit: limit, accounts: accounts, configuration: configuration,
+                                route: route, http: http)
         let result: SignInResult
         do {
             result = try await client.signIn(scopes: scopes, additionalParameters: options.authorizationParameters, options: page.options,
@@ -58,6 +62,7 @@ struct SignInService: Sendable {
         }
         var state = result.authState
         state.client = SavedClient(redirectURI: redirect, scopes: scopes, authenticationMethod: .none)
+        state.client?.route = route.saved
         do throws(AuthStateStoreError) { try await store.save(state) } catch { throw BrokerError(error) }
         try await admission.signedIn()
         if let previous, previous.configuration.issuer == issuer, previous.clientID == clientID, previous.refreshToken != state.refreshToken {

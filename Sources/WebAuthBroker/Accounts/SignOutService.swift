@@ -33,7 +33,9 @@ struct SignOutService: Sendable {
         let (saved, store) = try await accounts.load(options.account)
         try await admission.admitSignOut(of: saved)
         guard let state = saved else { throw BrokerError(.notSignedIn, "no saved sign-in named '\(options.account)'") }
-        let http = configuration.http(timeout: limit)
+        let route: BrokerRoute
+        do throws(ReportedFailure) { route = try configuration.route(state.client?.route) } catch { throw BrokerError(error) }
+        let http = route.http(timeout: limit)
         var unfinished: [String] = []
         var revoked = false
         do { revoked = try await state.revokeRefreshToken(authentication: try configuration.clientAuthentication(state.client), http: http) } catch {
@@ -46,7 +48,7 @@ struct SignOutService: Sendable {
                 let client = OpenIDConnectClient(provider: .configuration(state.configuration), clientID: state.clientID,
                                                  redirectURI: try RedirectURI(redirect), http: http)
                 let page = ProviderPage(account: options.account, parent: parent, script: script, signOut: true, limit: limit, accounts: accounts,
-                                        configuration: configuration, http: http)
+                                        configuration: configuration, route: route, http: http)
                 _ = try await client.signOut(state, options: page.options, script: page.scriptRunner)
                 endedAtProvider = true
             } catch let error as SignInError {

@@ -5,7 +5,8 @@ import WebAuthSession
 
 /// `GetToken`: an account's access token, refreshed when it expires within `min_valid`, never with
 /// a window, the client authenticating as the saved sign-in says (its secret or key found as
-/// `webauth token` finds it: ``BrokerConfiguration/clientAuthentication``), on the broker's route.
+/// `webauth token` finds it: ``BrokerConfiguration/clientAuthentication``), on the route its sign-in
+/// was made with (``BrokerConfiguration/route``).
 /// One ``AuthStateManager`` per account serves every caller, so refreshes are
 /// single-flight across callers (one refresh, everyone gets its result) and, through the store's
 /// lock, across `webauth` commands. The saved sign-in is read again at each call: a new sign-in or
@@ -45,8 +46,14 @@ actor TokenService {
         if let reason = state.reauthenticationReason { throw BrokerError(.notSignedIn, "not signed in: \(reason)") }
         if let current = managers[account], await current.state == state { return current }
         let authentication: ClientAuthentication
-        do throws(ReportedFailure) { authentication = try configuration.clientAuthentication(state.client) } catch { throw BrokerError(error) }
-        let manager = AuthStateManager(state: state, store: store, authentication: authentication, http: configuration.http())
+        let route: BrokerRoute
+        do throws(ReportedFailure) {
+            authentication = try configuration.clientAuthentication(state.client)
+            route = try configuration.route(state.client?.route)
+        } catch {
+            throw BrokerError(error)
+        }
+        let manager = AuthStateManager(state: state, store: store, authentication: authentication, http: route.http())
         managers[account] = manager
         return manager
     }

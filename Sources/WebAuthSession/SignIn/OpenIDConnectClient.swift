@@ -21,6 +21,10 @@ public actor OpenIDConnectClient {
         case issuer(String)
         /// Given by hand.
         case configuration(ProviderConfiguration)
+        /// The issuer that serves a person, found by WebFinger (OpenID Connect Discovery 1.0 §2,
+        /// ``WebFingerQuery``) from what they typed (`alice@example.com`, `acct:…`, a URL), then
+        /// discovered, on first use.
+        case user(String)
     }
 
     /// The provider.
@@ -74,21 +78,32 @@ public actor OpenIDConnectClient {
                   idTokenSigning: idTokenSigning, http: http)
     }
 
-    /// The provider's configuration: the given one, or the discovery document (fetched once),
-    /// after checking that it is https (`ProviderConfiguration.checkTransportSecurity`).
-    /// - Throws: `OpenIDConnectError.insecureEndpoint`, or discovery's errors.
+    /// The provider's configuration: the given one, or the discovery document (fetched once, after
+    /// WebFinger for a ``Provider/user(_:)``), after checking that it is https
+    /// (`ProviderConfiguration.checkTransportSecurity`).
+    /// - Throws: `OpenIDConnectError.insecureEndpoint`, `OpenIDConnectError.webFinger`, or discovery's errors.
     public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
         if let configuration { return configuration }
-        let checked: ProviderConfiguration
-        switch provider {
-        case .issuer(let issuer):
-            checked = try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
-        case .configuration(let given):
-            try given.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP)
-            checked = given
-        }
+        let checked = try await Self.configuration(of: provider, allowInsecureHTTP: allowInsecureHTTP, using: http)
         configuration = checked
         return checked
+    }
+
+    /// `provider`'s configuration, checked against the transport rule: the given one, or the
+    /// discovery document of the issuer (found by WebFinger for a ``Provider/user(_:)``).
+    static func configuration(of provider: Provider, allowInsecureHTTP: Bool, using http: any HTTPClient) async throws(OpenIDConnectError) -> ProviderConfiguration {
+        switch provider {
+        case .issuer(let issuer):
+            return try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
+        case .configuration(let given):
+            try given.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP)
+            return given
+        case .user(let user):
+            let query: WebFingerQuery
+            do { query = try WebFingerQuery(user: user) } catch { throw .webFinger(error) }
+            let issuer = try await query.issuer(allowInsecureHTTP: allowInsecureHTTP, using: http)
+            return try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
+        }
     }
 
     /// Signs in: one call from nothing to validated tokens.

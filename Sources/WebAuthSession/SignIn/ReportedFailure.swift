@@ -85,6 +85,11 @@ public struct ReportedFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .http(.proxyAuthenticationFailed): .usage
         case .http: .networkError
         case .clientKey, .clientSecretTooShort: .usage
+        // What the person typed for --user: not an identifier, or plain http to another host.
+        case .webFinger(.notAnIdentifier), .webFinger(.insecure): .usage
+        // A registered secret that expired, or a registration that needs an (other) initial access token: the caller's to give.
+        case .registration(.secretExpired): .usage
+        case .registration(.refused(let status, _)) where status == 401 || status == 403: .usage
         case .authorization(let oauth) where oauth.isAccessDenied: .cancelled
         default: .providerError
         }

@@ -8,6 +8,7 @@ struct AccessTokenOptions: ParsableArguments {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
     @OptionGroup var timing: TimeoutOption
+    @OptionGroup(title: "Network") var route: RouteOptions
 
     @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds (default: 60; more than the provider's tokens live: refreshed once a minute of it is used).", valueName: "seconds"))
     var minValid: Int?
@@ -38,12 +39,10 @@ struct AccessTokenOptions: ParsableArguments {
     /// How long the token must stay valid.
     var minimumValidity: Duration { .seconds(minValid ?? 60) }
 
-    /// The saved sign-in, its requests on the route of the default configuration file, else the
-    /// environment, within `--timeout` from now.
+    /// The saved sign-in, its requests on the route of the flags, else the default configuration
+    /// file, else the sign-in's own, else the environment, within `--timeout` from now.
     func savedSignIn() async throws(CommandFailure) -> SavedSignIn {
-        let deadline = timing.deadline()
-        let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
-        return try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline)
+        try await SavedSignIn(profile: profile, secret: secret, route: route, deadline: timing.deadline())
     }
 
     /// A manager of the saved sign-in, saving refreshes back to its store.
@@ -54,9 +53,9 @@ struct AccessTokenOptions: ParsableArguments {
     /// A fresh access token for ``target``, valid for ``minimumValidity`` more, checked by
     /// ``TokenRelease`` before it goes to `recipient`.
     /// A running broker gives it when it can stand in for the saved sign-in (``BrokeredToken``),
-    /// except with `--refresh`.
+    /// except with `--refresh` or a network flag.
     func freshAccessToken(for recipient: SecretRecipient) async throws(CommandFailure) -> AccessToken {
-        if !refresh, let token = try BrokeredToken.fetch(profile: profile, secret: secret, minimumValidity: minValid, target: target, deadline: timing.deadline()) {
+        if !refresh, route.routesByDefault, let token = try BrokeredToken.fetch(profile: profile, secret: secret, minimumValidity: minValid, target: target, deadline: timing.deadline()) {
             try TokenRelease.check(token.token, profile: profile.name, to: recipient)
             return token
         }

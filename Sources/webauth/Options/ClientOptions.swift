@@ -12,6 +12,10 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "The provider's issuer URL; its discovery document gives the endpoints.")
     var issuer: String?
 
+    @Option(help: ArgumentHelp("Without --issuer: the person signing in (alice@example.com, an acct: URI, or a URL), whose host names the issuer through WebFinger (OpenID Connect Discovery 1.0 §2), over https (plain http only for this machine).",
+                               valueName: "user"))
+    var user: String?
+
     @Option(help: ArgumentHelp("The authorization endpoint, to skip discovery (needs --token-endpoint and --issuer).", valueName: "url"))
     var authorizationEndpoint: String?
 
@@ -48,19 +52,26 @@ struct ClientOptions: ParsableArguments {
                                valueName: "alg"))
     var idTokenSignedResponseAlg: String?
 
-    /// The settings these options and the configuration file give.
-    func resolve(environment: [String: String] = CommandEnvironment.original) throws -> ClientSettings {
+    /// Whether these options name no provider and no client: a profile's own registration
+    /// (`webauth register`) may then give them.
+    var namesNoClient: Bool {
+        config == nil && issuer == nil && user == nil && clientID == nil && authorizationEndpoint == nil
+    }
+
+    /// The settings these options and the configuration file give, else `registered`: a saved
+    /// sign-in whose client registered itself (its issuer, client ID, redirect URI, scopes and secret).
+    func resolve(environment: [String: String] = CommandEnvironment.original, registered: AuthState? = nil) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(path: $0) }
         let fromFile = { (key: String) throws -> String? in try file?.string(key) }
-        guard let clientID = try clientID ?? fromFile("client_id") else {
-            throw CommandFailure(.usage, "no client ID: give --client-id, or client_id (clientId) in --config")
+        guard let clientID = try clientID ?? fromFile("client_id") ?? registered?.clientID else {
+            throw CommandFailure(.usage, "no client ID: give --client-id, or client_id (clientId) in --config, or register one (webauth register)")
         }
-        let redirect = try redirectURI ?? fromFile("redirect_uri") ?? "com.example.webauth:/callback"
+        let redirect = try redirectURI ?? fromFile("redirect_uri") ?? registered?.client?.redirectURI ?? "com.example.webauth:/callback"
         let redirectURI: RedirectURI
         do { redirectURI = try RedirectURI(redirect) } catch {
             throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")
         }
-        let issuer = try self.issuer ?? fromFile("issuer")
+        let issuer = try self.issuer ?? fromFile("issuer") ?? registered?.configuration.issuer
         let provider: OpenIDConnectClient.Provider
         if let authorization = try authorizationEndpoint ?? fromFile("authorization_endpoint") {
             guard let issuer, let token = try tokenEndpoint ?? fromFile("token_endpoint") else {
@@ -70,18 +81,24 @@ struct ClientOptions: ParsableArguments {
                 issuer: issuer, authorizationEndpoint: try Self.url(authorization, "authorization endpoint"),
                 tokenEndpoint: try Self.url(token, "token endpoint"),
                 jwksURI: try (jwksURI ?? fromFile("jwks_uri")).map { try Self.url($0, "JWKS URI") }))
-        } else {
-            guard let issuer else { throw CommandFailure(.usage, "no provider: give --issuer, or issuer in --config") }
+        } else if let issuer {
             _ = try Self.url(issuer, "issuer")
             provider = .issuer(issuer)
+        } else if let user {
+            do { _ = try WebFingerQuery(user: user) } catch { throw CommandFailure(.usage, "--user: \(error)") }
+            provider = .user(user)
+        } else {
+            throw CommandFailure(.usage, "no provider: give --issuer (or issuer in --config), or --user for WebFinger to find it")
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
-                              authentication: try secret.resolve(environment: environment, fallback: fromFile("client_secret"), file: file),
+                              authentication: try registered?.registration.map { registration throws(CommandFailure) in
+                                  try Register.authentication(of: registration)
+                              } ?? secret.resolve(environment: environment, fallback: fromFile("client_secret"), file: file),
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
                               pushAuthorizationRequests: try par || file?.bool("par") == true,
                               dpop: try dpop || file?.bool("dpop") == true,
                               idTokenSigning: try Self.signing(idTokenSignedResponseAlg ?? fromFile("id_token_signed_response_alg")),
-                              scopes: try file?.scopes("scopes") ?? file?.scopes("scope"),
+                              scopes: try file?.scopes("scopes") ?? file?.scopes("scope") ?? registered?.client?.scopes,
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
                                   .map { try Self.url($0, "device authorization endpoint") },

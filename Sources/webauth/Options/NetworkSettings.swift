@@ -10,19 +10,22 @@ struct NetworkSettings {
     /// Authorities trusted beside the system's, for the page and the requests.
     let caFile: TrustedCAFile?
     /// The languages to ask the page for (empty: the user's locale).
-    let languages: [String]
+    var languages: [String]
     /// The certificate the page and the requests present to a provider that asks for one.
     let clientCertificate: ClientCertificate?
     /// The sites whose pages get Kerberos (Negotiate) from the user's ticket (empty: libsoup's rule).
-    let negotiateSites: [URL]
+    var negotiateSites: [URL]
+    /// What a sign-in made on this route keeps, for later commands (never a password); `nil` when
+    /// it takes the system's and the environment's route.
+    let saved: SavedRoute?
 
-    /// The settings of a command that has no network flags, such as `token` or a credential
-    /// helper: the configuration file `config` (else the default one, when there is one), else
-    /// the environment.
-    static func unflagged(config: String?, environment: [String: String]) throws(CommandFailure) -> NetworkSettings {
+    /// The settings of a command given no network flags (the broker, for one account): the
+    /// configuration file `config` (else the default one, when there is one), else the route
+    /// `saved` (the sign-in's), else the environment.
+    static func unflagged(config: String?, saved: SavedRoute? = nil, environment: [String: String]) throws(CommandFailure) -> NetworkSettings {
         let options: NetworkOptions
         do { options = try NetworkOptions.parse([]) } catch { throw CommandFailure(.localFailure, "the network options cannot be set up: \(error)") }
-        return try options.settings(from: ConfigurationFile.chosen(config, environment: environment), environment: environment)
+        return try options.settings(from: ConfigurationFile.chosen(config, environment: environment), saved: saved, environment: environment)
     }
 
     /// A client for a command's requests with no deadline of its own: libsoup's, the page's own

@@ -41,6 +41,13 @@ struct ProfileOptions: ParsableArguments {
         return .profile(profile, environment: environment)
     }
 
+    /// The saved sign-in, when its client registered itself (`webauth register`): what `login`
+    /// signs in with when it is given no client. `nil` when there is none, or it cannot be read.
+    func registeredState() async -> AuthState? {
+        guard let state = try? await savedState().state, state.registration?.clientID == state.clientID else { return nil }
+        return state
+    }
+
     /// The saved sign-in, or ``ExitStatus/signInRequired``.
     func savedState() async throws(CommandFailure) -> (state: AuthState, store: any AuthStateStore) {
         let store = try await store()

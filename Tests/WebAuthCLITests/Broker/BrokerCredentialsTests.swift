@@ -6,9 +6,9 @@ import Testing
 
 /// What the broker needs beyond a public client's sign-in: a confidential client's secret or
 /// private key, found as `webauth token` finds it, and the route of the configuration file
-/// (`proxy`, `ca_file`) for its refreshes and sign-ins. The sign-ins are `webauth login`'s, in the
+/// (`proxy`, `ca_file`), else the account's sign-in's, for its refreshes and sign-ins. The sign-ins are `webauth login`'s, in the
 /// store the broker shares; the tests' Python client, granted the account, calls `GetToken`.
-@Suite("Broker: confidential clients and the configuration file's route", .timeLimit(.minutes(5)))
+@Suite("Broker: confidential clients and each account's route", .timeLimit(.minutes(5)))
 struct BrokerCredentialsTests {
     var webauth = WebAuthBinary()
 
@@ -80,24 +80,25 @@ struct BrokerCredentialsTests {
         #expect(log.contains("GET \(provider.issuer)/authorize"), "the sign-in's page went through the proxy: \(log)")
     }
 
-    @Test("the configuration file's ca_file lets the broker refresh from a provider of a private CA; without it, NetworkError")
-    func caFileFromTheConfigurationFile() async throws {
+    @Test("the broker refreshes an account signed in with --ca-file on the route its sign-in saved; the configuration file's ca_file wins over it")
+    func caFileOfTheSignIn() async throws {
         var settings = DevProviderConfiguration()
         settings.accessTokenLifetime = 30  // every GetToken refreshes
         let provider = try await OpenIDProvider.start(configuration: settings)
         let front = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
-        defer { Task { await front.stop() } }
+        let other = try await TLSFront(backendPort: URL(string: provider.issuer)!.port!)
+        defer { Task { await front.stop(); await other.stop() } }
         try await login(provider, profile: "work", ["--client-id", "webauth-demo", "--authorization-endpoint", front.url + "/authorize",
                                                     "--token-endpoint", front.url + "/token", "--jwks-uri", front.url + "/jwks", "--ca-file", front.caFile])
-        let without = try await BrokerBus.start(webauth)
-        let refused = try await getToken(without, "work")
-        await without.stop()
-        #expect(refused["error_name"]?.stringValue == "org.webauthsession.Error.NetworkError", "\(refused)")
-
-        try webauth.configure(#"{"ca_file": "\#(front.caFile)"}"#)
         let bus = try await BrokerBus.start(webauth)
-        defer { Task { await bus.stop() } }
         let token = try await getToken(bus, "work")
+        await bus.stop()
         #expect(token["results"]?["access_token"] != nil && provider.refreshCount == 1, "\(token)\nbroker: \(bus.brokerLog)")
+
+        try webauth.configure(#"{"ca_file": "\#(other.caFile)"}"#)
+        let refusing = try await BrokerBus.start(webauth)
+        defer { Task { await refusing.stop() } }
+        let refused = try await getToken(refusing, "work")
+        #expect(refused["error_name"]?.stringValue == "org.webauthsession.Error.NetworkError", "\(refused)")
     }
 }

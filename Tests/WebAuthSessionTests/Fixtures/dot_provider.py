@@ -1,6 +1,6 @@
 """django-oauth-toolkit as an independent OpenID provider for the integration tests.
 
-Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher] [--gunicorn [--access-log PATH]]
+Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher] [--gunicorn [--access-log PATH]] [--dcr]
 With --fast-password-hasher (the benchmark's instance only), passwords are hashed with MD5 instead of
 PBKDF2, whose ~300 ms per login would pad the plain-HTTP floor the benchmark compares against.
 With --gunicorn (the benchmark's), the same app is served as Django is deployed: gunicorn (PyPI), gthread
@@ -13,6 +13,10 @@ required, redirect and post-logout redirect URI com.example.webauth:/callback, c
 Confidential client "webauth-hs256" (secret "hs256-client-secret-of-forty-bytes-long!", kept unhashed): its ID
 tokens are signed HS256 with the secret, as OpenID Connect Core §10.1 says.
 GET /test/counts returns how many refresh-token grants the token endpoint received.
+With --dcr, dynamic client registration (RFC 7591/7592) is on (DCR_ENABLED, /o/register/, named in
+discovery) behind django-oauth-toolkit's default permission, a signed-in user: a bearer access token of
+alice's (OAuth2TokenMiddleware) is the initial access token, written to WORKDIR/initial-access-token.
+A registered client gets RS256 ID tokens (its registration leaves the algorithm empty, which OIDC cannot sign with).
 Device authorization grant (RFC 8628): public client "webauth-device", endpoint /o/device-authorization/
 (not in discovery), verification page /o/device/ (Django login first, then the code, then Accept or Deny),
 a poll every second. Its tokens come without an ID token.
@@ -31,6 +35,7 @@ workdir = sys.argv[1]
 fast_password_hasher = "--fast-password-hasher" in sys.argv[2:]
 gunicorn = "--gunicorn" in sys.argv[2:]
 access_log = sys.argv[sys.argv.index("--access-log") + 1] if "--access-log" in sys.argv else None
+dcr = "--dcr" in sys.argv[2:]
 templates = os.path.join(workdir, "templates")
 os.makedirs(templates, exist_ok=True)
 with open(os.path.join(templates, "login.html"), "w") as f:
@@ -53,6 +58,7 @@ settings.configure(
     MIDDLEWARE=["django.contrib.sessions.middleware.SessionMiddleware",
                 "django.middleware.csrf.CsrfViewMiddleware",
                 "django.contrib.auth.middleware.AuthenticationMiddleware",
+                *(["oauth2_provider.middleware.OAuth2TokenMiddleware"] if dcr else []),
                 "django.contrib.messages.middleware.MessageMiddleware",
                 __name__ + ".count_refreshes"],
     DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(workdir, "db.sqlite3"),
@@ -62,6 +68,7 @@ settings.configure(
                                                    "django.contrib.auth.context_processors.auth",
                                                    "django.contrib.messages.context_processors.messages"]}}],
     LOGIN_URL="/accounts/login/",
+    AUTHENTICATION_BACKENDS=(["oauth2_provider.backends.OAuth2Backend"] if dcr else []) + ["django.contrib.auth.backends.ModelBackend"],
     PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"] if fast_password_hasher
     else ["django.contrib.auth.hashers.PBKDF2PasswordHasher"],
     USE_TZ=True,
@@ -75,6 +82,7 @@ settings.configure(
         "SCOPES": {"openid": "OpenID Connect", "profile": "Profile", "email": "Email"},
         "ACCESS_TOKEN_EXPIRE_SECONDS": 30,
         "DEVICE_FLOW_INTERVAL": 1,
+        "DCR_ENABLED": dcr,
         "OAUTH2_VALIDATOR_CLASS": "__main__.DeviceAwareValidator",
         # Filled in with the port once the server is bound (below).
         "OAUTH_DEVICE_VERIFICATION_URI": None,
@@ -165,6 +173,29 @@ Application.objects.create(
 Application.objects.create(
     name="WebAuthSession device tests", client_id="webauth-device", client_secret="", client_type=Application.CLIENT_PUBLIC,
     authorization_grant_type=Application.GRANT_DEVICE_CODE, redirect_uris="", algorithm=Application.RS256_ALGORITHM)
+
+if dcr:
+    from datetime import timedelta
+
+    from django.db.models.signals import pre_save
+    from django.utils import timezone
+    from oauth2_provider.models import AccessToken, set_token_value
+
+    def sign_id_tokens(sender, instance, **kwargs):
+        if not instance.algorithm:
+            instance.algorithm = Application.RS256_ALGORITHM
+
+    pre_save.connect(sign_id_tokens, sender=Application, weak=False)
+    registrar = Application.objects.create(
+        name="registrar", client_id="registrar", client_secret="", client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris="com.example.registrar:/cb")
+    initial_token = os.urandom(24).hex()
+    initial = AccessToken(user=User.objects.get(username="alice"), application=registrar,
+                          expires=timezone.now() + timedelta(hours=1), scope="openid")
+    set_token_value(initial, initial_token)
+    initial.save()
+    with open(os.open(os.path.join(workdir, "initial-access-token"), os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(initial_token)
 
 
 class ThreadingServer(ThreadingMixIn, WSGIServer):

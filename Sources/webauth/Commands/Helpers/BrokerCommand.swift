@@ -19,12 +19,13 @@ struct BrokerCommand: AsyncParsableCommand {
             ID or its snap ("snap.NAME"), else its executable's path (and an interpreter's script: \
             "/usr/bin/python3.11 /path/app.py"), as --grants lists them; a caller in a root or \
             mount namespace of its own that is neither is refused. This identifies an app, it does \
-            not authenticate one. Its requests and pages take the proxy, no_proxy, ca_file and \
-            client_certificate of $XDG_CONFIG_HOME/webauth/config.json, read when it starts; a \
+            not authenticate one. An account's requests and pages take the proxy, no_proxy, ca_file \
+            and client_certificate of $XDG_CONFIG_HOME/webauth/config.json, else the route the \
+            account's sign-in was made with, else the environment's, as webauth token does; a \
             saved client's secret or key is found as webauth token finds it.
             """)
 
-    @Flag(help: "Accept a login script (the option script) from callers: for tests and CI only. Its secrets are read from memory: every variable but the session's (XDG_*, DISPLAY, PATH, the locale, the proxy...) leaves the broker's environment.")
+    @Flag(help: "Accept a login script (the options script_content and script_fd) from callers: for tests and CI only. Its secrets are read from memory: every variable but the session's (XDG_*, DISPLAY, PATH, the locale, the proxy...) leaves the broker's environment.")
     var allowScripts = false
 
     @Option(help: ArgumentHelp("Leave after this many seconds with nothing in flight.", valueName: "seconds"))
@@ -68,12 +69,25 @@ struct BrokerCommand: AsyncParsableCommand {
             var broker = BrokerConfiguration(environment: CommandEnvironment.original)
             broker.allowsScripts = allowScripts
             broker.idleTimeout = .seconds(idleTimeout)
-            let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
-            (broker.proxy, broker.caFile, broker.clientCertificate) = (network.proxy, network.caFile, network.clientCertificate)
+            // The configuration file is checked now, so that a mistake in it stops the broker at start.
+            _ = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
+            broker.route = Self.route
             broker.clientAuthentication = Self.clientAuthentication
             do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
             // SIGTERM cancelled the broker, which left: the process exits 143 with its one line.
             try Task.checkCancellation()
+        }
+    }
+
+    /// The route of an account whose sign-in was saved with `saved`, found as `webauth token
+    /// --profile NAME` finds it: the default configuration file's keys, else `saved`, else the
+    /// environment the broker started with.
+    @Sendable static func route(_ saved: SavedRoute?) throws(ReportedFailure) -> BrokerRoute {
+        do throws(CommandFailure) {
+            let network = try NetworkSettings.unflagged(config: nil, saved: saved, environment: CommandEnvironment.original)
+            return BrokerRoute(proxy: network.proxy, caFile: network.caFile, clientCertificate: network.clientCertificate, saved: network.saved)
+        } catch {
+            throw ReportedFailure(error.status, error.message, advice: error.advice)
         }
     }
 

@@ -12,6 +12,7 @@ struct CredentialHelperOptions: ParsableArguments {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
     @OptionGroup var timing: TimeoutOption
+    @OptionGroup(title: "Network") var route: RouteOptions
 
     /// The gate for access tokens: the `credential_hosts` of the configuration file (none: no site gets one).
     /// - Throws: ``CommandFailure`` (usage): the file cannot be read, or a key is not a site a token may go to.
@@ -47,16 +48,16 @@ struct CredentialHelperOptions: ParsableArguments {
 
     /// The saved sign-in of `name`, opened for use.
     func manager(profile name: String) async throws(CommandFailure) -> AuthStateManager {
-        let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
-        return try await SavedSignIn(profile: profile.named(name), secret: secret, network: network, deadline: timing.deadline()).manager()
+        try await SavedSignIn(profile: profile.named(name), secret: secret, route: route, config: config, deadline: timing.deadline()).manager()
     }
 
     /// Answers `get`: a fresh access token of `name` for `site`, checked by ``TokenRelease``; from
     /// a running broker when it can stand in for the saved sign-in (``BrokeredToken``: the route
-    /// of the default configuration file, so not with another `--config`).
+    /// of the default configuration file and the sign-in's, so not with another `--config` or a
+    /// network flag).
     func token(of name: String, for site: SecretRecipient) async throws(CommandFailure) -> String {
         let token: String
-        if usesDefaultConfiguration,
+        if usesDefaultConfiguration, route.routesByDefault,
            let brokered = try BrokeredToken.fetch(profile: profile.named(name), secret: secret, minimumValidity: nil, target: .signIn, deadline: timing.deadline()) {
             token = brokered.token
         } else {

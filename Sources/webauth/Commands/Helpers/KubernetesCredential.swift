@@ -55,20 +55,19 @@ struct KubernetesCredential: AsyncParsableCommand {
     /// The saved sign-in's fresh access token: from a running broker when it can stand in for the
     /// saved sign-in (``BrokeredToken``; not with `--config` or a network flag), else from the store.
     private func savedToken(within deadline: CommandDeadline) async throws -> AccessToken? {
-        if client.config == nil, client.network.routesByDefault,
+        if client.config == nil, client.network.route.routesByDefault,
            let token = try BrokeredToken.fetch(profile: profile, secret: client.secret, minimumValidity: nil, target: .signIn, deadline: deadline) {
             return token
         }
-        let environment = CommandEnvironment.original
-        let network = try client.network.settings(from: ConfigurationFile.chosen(client.config, environment: environment), environment: environment)
-        let manager = try await SavedSignIn(profile: profile, secret: client.secret, network: network, deadline: deadline).manager()
+        let manager = try await SavedSignIn(profile: profile, secret: client.secret, route: client.network.route, config: client.config,
+                                            deadline: deadline).manager()
         do throws(AuthStateError) { return try await manager.freshAccessToken(minimumValidity: nil) } catch { throw CommandFailure(error) }
     }
 
     /// Signs in as `webauth login` does without a display, within what is left of `deadline`, and
     /// saves the sign-in in the profile.
     private func signIn(because reason: String, within deadline: CommandDeadline) async throws -> AuthState {
-        guard client.config != nil || client.issuer != nil else {
+        guard client.config != nil || client.issuer != nil || client.user != nil else {
             throw CommandFailure(.signInRequired, "\(reason), and the plugin cannot sign in without a provider",
                                  advice: "Add --issuer and --client-id (or --config) to the exec args, or run `webauth login --profile \(profile.name)`.")
         }
@@ -84,6 +83,7 @@ struct KubernetesCredential: AsyncParsableCommand {
         try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
             var state = try await flows.withoutDisplay(reason: "The Kubernetes client needs a credential (\(reason))")
             state.client = settings.savedClient(scopes: scopes, secret: client.secret.reference(), for: state.configuration)
+            state.client?.route = settings.network.saved
             do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
             signedIn.withLock { $0 = state }
         }

@@ -54,7 +54,8 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
-            let settings = try client.resolve()
+            // A profile whose client registered itself (webauth register) needs no provider or client options.
+            let settings = try client.resolve(registered: client.namesNoClient ? await profile.registeredState() : nil)
             let deadline = presentation.deadline()
             // Headless with no script, nobody can type: a provider that remembers the person may still
             // finish by itself, and a page that waits for input fails once it settles, not at --timeout.
@@ -84,6 +85,8 @@ struct Login: AsyncParsableCommand {
                     let previous = try await ProfileStore.load(name, from: store)
                     var state = try await signIn()
                     state.client = settings.savedClient(scopes: scopes, secret: client.secret.reference(), for: state.configuration)
+                    state.client?.route = settings.network.saved
+                    if let registration = previous?.registration, registration.clientID == state.clientID { state.registration = registration }
                     do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }
                     if let previous {
                         await Self.revokeRefreshToken(of: previous, replacedBy: state, settings.authentication, http: deadline.http(settings.network), narrator)

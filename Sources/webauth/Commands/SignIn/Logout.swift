@@ -28,6 +28,8 @@ struct Logout: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A configuration file, for its redirect_uri, proxy, no_proxy, ca_file and language (without it, the network keys of $XDG_CONFIG_HOME/webauth/config.json when there is one).", valueName: "file"))
     var config: String?
 
+    @OptionGroup(title: "Network") var networkOptions: NetworkOptions
+
     @Flag(help: "Do not end the provider's session; only revoke and forget.")
     var local = false
 
@@ -45,10 +47,13 @@ struct Logout: AsyncParsableCommand {
                 return
             }
             let deadline = presentation.deadline()
-            let network = try NetworkSettings.unflagged(config: config, environment: CommandEnvironment.original)
             let saved: SavedSignIn
-            do { saved = try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline) }
-            catch let failure as CommandFailure where local && failure.status == .signInRequired {
+            do {
+                saved = try await SavedSignIn(profile: profile, secret: secret, deadline: deadline) { [networkOptions, config] route throws(CommandFailure) in
+                    let environment = CommandEnvironment.original
+                    return try networkOptions.settings(from: ConfigurationFile.chosen(config, environment: environment), saved: route, environment: environment)
+                }
+            } catch let failure as CommandFailure where local && failure.status == .signInRequired {
                 // No sign-in was saved, but a failed one may have left the provider's cookies: those go.
                 guard try Self.removeLeftoverWebsiteData(profile) else { throw failure }
                 try Self.forgetBrokerGrants(profile)
@@ -57,6 +62,7 @@ struct Logout: AsyncParsableCommand {
                 return
             }
             let configuration = saved.state.configuration
+            let network = saved.network
             // Usage errors before anything is revoked.
             let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
             if redirectURI != nil { try network.prepareEngine(websiteData: profile.websiteData()) }

@@ -4,7 +4,7 @@ import WebAuthSession
 
 /// A saved sign-in, opened for use: refreshes are saved back to its store. The client's secret
 /// comes from the options, else from where the sign-in says it is kept; its requests take the
-/// route `network` gives, and end at the command's deadline.
+/// command's route, else the one the sign-in was made with, and end at the command's deadline.
 struct SavedSignIn {
     let state: AuthState
     let store: any AuthStateStore
@@ -14,14 +14,29 @@ struct SavedSignIn {
     /// When the command's time is up: a request still unanswered then ends as a timeout (exit 5).
     let deadline: CommandDeadline
 
-    /// - Parameter deadline: the command's `--timeout`; a command without one gets
-    ///   ``TimeoutOption/defaultSeconds`` from now.
-    init(profile: ProfileOptions, secret: ClientSecretOptions, network: NetworkSettings,
+    /// - Parameters:
+    ///   - route: the command's flags (and `config`, else the default configuration file) over
+    ///     the route the sign-in saved (``SavedClient/route``).
+    ///   - deadline: the command's `--timeout`; a command without one gets
+    ///     ``TimeoutOption/defaultSeconds`` from now.
+    init(profile: ProfileOptions, secret: ClientSecretOptions, route: RouteOptions, config: String? = nil,
          deadline: CommandDeadline = CommandDeadline(seconds: TimeoutOption.defaultSeconds)) async throws(CommandFailure) {
+        try await self.init(profile: profile, secret: secret, deadline: deadline) { saved throws(CommandFailure) in
+            try route.settings(config: config, saved: saved)
+        }
+    }
+
+    /// - Parameter network: the settings of the command's requests, given the route the sign-in saved.
+    init(profile: ProfileOptions, secret: ClientSecretOptions, deadline: CommandDeadline,
+         network: (SavedRoute?) throws(CommandFailure) -> NetworkSettings) async throws(CommandFailure) {
         self.deadline = deadline
         (state, store) = try await profile.savedState()
-        authentication = try secret.resolve(for: state.client)
-        self.network = network
+        if secret.namesNone, let registered = state.registration, registered.clientID == state.clientID {
+            authentication = try Register.authentication(of: registered)  // a client that registered itself
+        } else {
+            authentication = try secret.resolve(for: state.client)
+        }
+        self.network = try network(state.client?.route)
         if let reason = state.reauthenticationReason { throw CommandFailure(.signInRequired, "not signed in: \(reason)") }
     }
 

@@ -14,11 +14,13 @@ struct Token: AsyncParsableCommand {
             token the provider rotates is saved before the token is printed. --format raw (the \
             token), json (access_token, token_type, expires_at, scope: docs/schemas/token.schema.json) \
             or header (Authorization: Bearer ...). Its requests, like those of exec, env and userinfo, \
-            go through the proxy, no_proxy and ca_file of $XDG_CONFIG_HOME/webauth/config.json \
-            (~/.config/webauth/config.json) when it names them, else the environment's proxy. \
+            go through --proxy, --ca-file and --client-certificate, else the proxy, no_proxy, ca_file \
+            and client_certificate of $XDG_CONFIG_HOME/webauth/config.json (~/.config/webauth/config.json) \
+            when it names them, else the route the sign-in was made with (login --ca-file, --proxy), \
+            else the environment's proxy. \
             While a sign-in broker runs (webauth broker), the token comes from it and no store is \
-            read; never with --store, --refresh, --id-token, --dpop, or a client secret or key given \
-            here.
+            read; never with --store, --refresh, --id-token, --dpop, a network flag, or a client \
+            secret or key given here.
             """)
 
     /// How the token is printed.

@@ -11,12 +11,11 @@ struct Userinfo: AsyncParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var secret: ClientSecretOptions
     @OptionGroup var timing: TimeoutOption
+    @OptionGroup(title: "Network") var route: RouteOptions
 
     func run() async throws {
         try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout) {
-            let deadline = timing.deadline()
-            let network = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
-            let manager = try await SavedSignIn(profile: profile, secret: secret, network: network, deadline: deadline).manager()
+            let manager = try await SavedSignIn(profile: profile, secret: secret, route: route, deadline: timing.deadline()).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }
     }

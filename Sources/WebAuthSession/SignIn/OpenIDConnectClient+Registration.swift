@@ -1,0 +1,32 @@
+import Foundation
+import OpenIDConnect
+
+extension OpenIDConnectClient {
+    /// Registers a native client at the provider (RFC 7591, OpenID Connect Dynamic Client
+    /// Registration 1.0) and returns the provider's configuration and the registration, from which
+    /// a client is made:
+    ///
+    /// ```swift
+    /// let (configuration, registered) = try await OpenIDConnectClient.register(
+    ///     provider: .issuer("https://id.example.com"), redirectURIs: [try RedirectURI("com.example.app:/cb")])
+    /// let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: registered.clientID,
+    ///                                  redirectURI: try RedirectURI("com.example.app:/cb"), authentication: try registered.authentication())
+    /// ```
+    /// Keep the ``RegisteredClient`` where tokens are kept (``AuthState/registration``): it holds
+    /// the client secret and the registration access token.
+    /// - Parameters:
+    ///   - provider: the issuer, a configuration with a `registration_endpoint`, or a person (WebFinger).
+    ///   - authenticationMethod: `none` (a public client, the default for a native app) or a secret's method.
+    ///   - initialAccessToken: the token a provider that restricts registration gave out, if it does.
+    /// - Throws: ``OpenIDConnectError``: ``OpenIDConnectError/registration(_:)``, or discovery's errors.
+    public static func register(provider: Provider, redirectURIs: [RedirectURI], clientName: String? = nil,
+                                authenticationMethod: SavedClient.AuthenticationMethod = .none, scopes: [String]? = nil,
+                                initialAccessToken: String? = nil, allowInsecureHTTP: Bool = false,
+                                http: any HTTPClient = URLSessionHTTPClient()) async throws(OpenIDConnectError)
+        -> (configuration: ProviderConfiguration, client: RegisteredClient) {
+        let configuration = try await configuration(of: provider, allowInsecureHTTP: allowInsecureHTTP, using: http)
+        let request = ClientRegistrationRequest(redirectURIs: redirectURIs.map(\.string), clientName: clientName,
+                                                tokenEndpointAuthMethod: authenticationMethod, scope: scopes?.joined(separator: " "))
+        return (configuration, try await request.register(at: configuration, initialAccessToken: initialAccessToken, using: http))
+    }
+}
