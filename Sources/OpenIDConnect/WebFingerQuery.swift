@@ -64,7 +64,9 @@ public struct WebFingerQuery: Sendable, Hashable {
 
     /// Asks the host which issuer serves ``resource``: the `href` of the answer's first link of
     /// relation ``issuerRelation``. Discovery then checks that issuer as any other.
-    /// - Parameter allowInsecureHTTP: accept a plain `http` URL given for a host that is not loopback.
+    /// - Parameters:
+    ///   - allowInsecureHTTP: accept a plain `http` URL given for a host that is not loopback.
+    ///   - http: the HTTP client the request goes through.
     /// - Throws: ``OpenIDConnectError/webFinger(_:)`` (``WebFingerError/insecure(url:)`` before any
     ///   request, ``WebFingerError/noIssuerLink(resource:host:)``), ``OpenIDConnectError/http(_:)``,
     ///   ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)``.

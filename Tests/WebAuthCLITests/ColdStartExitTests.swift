@@ -8,7 +8,8 @@ import Testing
 /// (starting, running, shutting down), the process ends with its status and its one line, never a
 /// signal, and leaves no process and no folder (issue 42). The race this holds closed was seen once
 /// in a full suite run (a segfault in exit's handlers beside GDK's start), so each test repeats its
-/// run with two busy loops beside it: 40 runs for each failed discovery and 20 interruptions,
+/// run under load (the rest of the suite's, or `WEBAUTH_TEST_CPU_HOGS=2` busy loops when this
+/// suite runs alone: ``CPUHogs``): 40 runs for each failed discovery and 20 interruptions,
 /// where the issue asked for 100, so that the suite stays within its time on two cores (each run
 /// is a process start and, mostly, an engine start and its teardown).
 @Suite("webauth login leaves cleanly while its engine starts", .serialized, .timeLimit(.minutes(10)))
@@ -17,7 +18,7 @@ struct ColdStartExitTests {
     static let failedDiscoveries = 40
     static let interruptions = 20
 
-    /// Runs `webauth login --headless` against `issuer` `count` times beside two busy loops; each must
+    /// Runs `webauth login --headless` against `issuer` `count` times beside the busy loops asked for; each must
     /// exit with `status` with exactly one line on stderr and leave nothing.
     func failedDiscoveries(_ issuer: String, count: Int, status: Int32, saying expected: String) async throws {
         let hogs = try CPUHogs()

@@ -12,13 +12,18 @@ extension OpenIDConnectClient {
     /// let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: registered.clientID,
     ///                                  redirectURI: try RedirectURI("com.example.app:/cb"), authentication: try registered.authentication())
     /// ```
-    /// Keep the ``RegisteredClient`` where tokens are kept (``AuthState/registration``): it holds
+    /// Keep the `RegisteredClient` where tokens are kept (`AuthState.registration`): it holds
     /// the client secret and the registration access token.
     /// - Parameters:
     ///   - provider: the issuer, a configuration with a `registration_endpoint`, or a person (WebFinger).
+    ///   - redirectURIs: the redirect URIs to register (a native app's custom scheme or loopback).
+    ///   - clientName: the name the provider shows on its pages, if any.
     ///   - authenticationMethod: `none` (a public client, the default for a native app) or a secret's method.
+    ///   - scopes: the scopes the client asks to be allowed, if it names them.
     ///   - initialAccessToken: the token a provider that restricts registration gave out, if it does.
-    /// - Throws: ``OpenIDConnectError``: ``OpenIDConnectError/registration(_:)``, or discovery's errors.
+    ///   - allowInsecureHTTP: accept a plain `http` provider that is not on loopback.
+    ///   - http: the HTTP client the requests go through.
+    /// - Throws: `OpenIDConnectError`: `.registration`, or discovery's errors.
     public static func register(provider: Provider, redirectURIs: [RedirectURI], clientName: String? = nil,
                                 authenticationMethod: SavedClient.AuthenticationMethod = .none, scopes: [String]? = nil,
                                 initialAccessToken: String? = nil, allowInsecureHTTP: Bool = false,

@@ -22,7 +22,7 @@ public actor OpenIDConnectClient {
         /// Given by hand.
         case configuration(ProviderConfiguration)
         /// The issuer that serves a person, found by WebFinger (OpenID Connect Discovery 1.0 §2,
-        /// ``WebFingerQuery``) from what they typed (`alice@example.com`, `acct:…`, a URL), then
+        /// `WebFingerQuery`) from what they typed (`alice@example.com`, `acct:…`, a URL), then
         /// discovered, on first use.
         case user(String)
     }

@@ -136,7 +136,10 @@ struct BrokerWindowTests {
         let fixture = try await BrokerFixture.start(webauth, display: true)
         defer { Task { await fixture.bus.stop() } }
         try #require(try await fixture.signIn("work")["response"]?.numberValue == 0)
-        async let asked = fixture.bus.gdbus("GetToken", ["{'account': <'work'>}"])
+        // gdbus waits 25 s for an answer by default; the question stays up while two sign-ins run.
+        async let asked = fixture.bus.run("/usr/bin/gdbus", ["call", "--session", "--timeout", "300", "--dest", "org.webauthsession.Broker",
+                                                             "--object-path", "/org/webauthsession/Broker", "--method", "org.webauthsession.Broker1.GetToken",
+                                                             "{'account': <'work'>}"])
         _ = try await fixture.bus.run("/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", "Allow access to your sign-in"])
         // While the question is on screen: the owner signs out, and another app signs the name in anew.
         #expect(try await fixture.bus.request(["account": .string("work")], method: "SignOut")["response"]?.numberValue == 0)
