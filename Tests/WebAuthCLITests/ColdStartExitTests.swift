@@ -9,14 +9,19 @@ import Testing
 /// signal, and leaves no process and no folder (issue 42). The race this holds closed was seen once
 /// in a full suite run (a segfault in exit's handlers beside GDK's start), so each test repeats its
 /// run under load (the rest of the suite's, or `WEBAUTH_TEST_CPU_HOGS=2` busy loops when this
-/// suite runs alone: ``CPUHogs``): 40 runs for each failed discovery and 20 interruptions,
-/// where the issue asked for 100, so that the suite stays within its time on two cores (each run
-/// is a process start and, mostly, an engine start and its teardown).
+/// suite runs alone: ``CPUHogs``): 12 runs for each failed discovery and 6 interruptions by
+/// default, where the issue asked for 100 (`WEBAUTH_TEST_EXIT_RUNS=100`), so that the suite stays
+/// within its time on two cores and leaves the other suites room (each run is a process start
+/// and, mostly, an engine start and its teardown).
 @Suite("webauth login leaves cleanly while its engine starts", .serialized, .timeLimit(.minutes(10)))
 struct ColdStartExitTests {
     let webauth = WebAuthBinary()
-    static let failedDiscoveries = 40
-    static let interruptions = 20
+    /// Runs per failed discovery: 12 in a full suite run, where 92 engine starts beside the other
+    /// suites starved the tests that wait on a page; `WEBAUTH_TEST_EXIT_RUNS` asks for more (the
+    /// issue's proof is 100, with `WEBAUTH_TEST_CPU_HOGS=2`).
+    static let failedDiscoveries = Int(ProcessInfo.processInfo.environment["WEBAUTH_TEST_EXIT_RUNS"] ?? "") ?? 12
+    /// Interruptions: half as many.
+    static let interruptions = max(1, failedDiscoveries / 2)
 
     /// Runs `webauth login --headless` against `issuer` `count` times beside the busy loops asked for; each must
     /// exit with `status` with exactly one line on stderr and leave nothing.
