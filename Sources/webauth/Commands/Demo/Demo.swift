@@ -38,7 +38,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "embedded (the login page in the engine) or device (the device grant: this process shows a code, a headless \"phone\" approves it).")
     var flow: LoginFlow = .embedded
 
-    @Option(help: "Seconds to wait for the sign-in.")
+    @Option(help: "Seconds to wait for the sign-in; each step of its script may wait as long.")
     var timeout: Int = 120
 
     @Flag(help: "Log the engine's navigation decisions (values redacted).")
@@ -93,8 +93,9 @@ struct Demo: AsyncParsableCommand {
                                 narrator.follow(session)
                                 guard !interactive else { return }
                                 if passkey { return try await Self.signInWithPasskey(session, narrator, camera) }
-                                try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator, camera)
-                                                    : Self.signInWithPassword(session, narrator, camera)
+                                let steps = Duration.seconds(timeout)
+                                try await emailCode ? Self.signInWithEmailCode(session, outbox: outbox, narrator, camera, steps: steps)
+                                                    : Self.signInWithPassword(session, narrator, camera, steps: steps)
                             }
                         }
                     }.authState
@@ -120,46 +121,47 @@ struct Demo: AsyncParsableCommand {
         }
     }
 
-    /// A wrong password first (the page says so), then alice's, then Allow.
+    /// A wrong password first (the page says so), then alice's, then Allow; each step waits at most
+    /// `steps` (the demo's --timeout: a page slow to come on a loaded machine is no failure of the demo).
     /// The demo's requests go through WebKit's own network stack: Foundation's URLSession, the
     /// library's default, makes cache and cookie folders under HOME as soon as one is created.
     static let http: any HTTPClient = SoupHTTPClient()
 
-    private static func signInWithPassword(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
+    private static func signInWithPassword(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera, steps: Duration) async throws {
         let passwords = ["WRONG_PASSWORD": "not-the-password", "PASSWORD": OpenIDProvider.User.alice.password]
-        try await session.waitForElement("#password")
+        try await session.waitForElement("#password", timeout: steps)
         await camera.shoot(session, "1-login")
         narrator.say("typing a wrong password first")
         try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("WRONG_PASSWORD")),
-                               .click("#sign-in"), .waitForElement("#error")])
+                               .click("#sign-in"), .waitForElement("#error")], stepTimeout: steps)
             .run(in: session, environment: passwords, http: Demo.http)
         let message = try await session.evaluateJavaScript("document.getElementById('error').textContent")
         narrator.say("the page says: \(message.stringValue ?? "")")
         await camera.shoot(session, "2-wrong-password")
         narrator.say("typing the demo password")
         try await LoginScript([.fill("#username", .literal("alice")), .fill("#password", .environment("PASSWORD")),
-                               .click("#sign-in")])
+                               .click("#sign-in")], stepTimeout: steps)
             .run(in: session, environment: passwords, http: Demo.http)
-        try await allow(session, narrator, camera)
+        try await allow(session, narrator, camera, steps: steps)
     }
 
     /// Email, the code from the provider's outbox, then Allow.
     private static func signInWithEmailCode(_ session: WebAuthenticationSession, outbox: URL, _ narrator: Narrator,
-                                            _ camera: Camera) async throws {
+                                            _ camera: Camera, steps: Duration) async throws {
         narrator.say("asking for a code by email")
         try await LoginScript([.click("#use-email-code"), .fill("#email", .literal(OpenIDProvider.User.alice.email)),
-                               .click("#send-code"), .waitForElement("#code")]).run(in: session, http: Demo.http)
+                               .click("#send-code"), .waitForElement("#code")], stepTimeout: steps).run(in: session, http: Demo.http)
         await camera.shoot(session, "2-code")
         narrator.say("reading the code from the provider's outbox")
-        try await LoginScript([.fill("#code", .outbox(outbox)), .click("#verify")]).run(in: session, http: Demo.http)
-        try await allow(session, narrator, camera)
+        try await LoginScript([.fill("#code", .outbox(outbox)), .click("#verify")], stepTimeout: steps).run(in: session, http: Demo.http)
+        try await allow(session, narrator, camera, steps: steps)
     }
 
-    static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera) async throws {
-        try await session.waitForElement("#allow")
+    static func allow(_ session: WebAuthenticationSession, _ narrator: Narrator, _ camera: Camera, steps: Duration = .seconds(30)) async throws {
+        try await session.waitForElement("#allow", timeout: steps)
         await camera.shoot(session, "3-consent")
         narrator.say("allowing access on the consent page")
-        try await LoginScript([.click("#allow")]).run(in: session, http: Demo.http)
+        try await LoginScript([.click("#allow")], stepTimeout: steps).run(in: session, http: Demo.http)
     }
 }
 
