@@ -39,27 +39,15 @@ enum CallerScript {
     /// The text of the regular file open as `descriptor`, which is closed here.
     private static func read(_ descriptor: Int32) throws(BrokerError) -> String {
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .invalidArgument("option 'script_fd' must be an open regular file")
+        let bytes: [UInt8]
+        do throws(CappedFileRead.Problem) { bytes = try CappedFileRead.bytes(of: descriptor, atMost: ScriptSource.maximumBytes) } catch {
+            switch error {
+            case .notRegularFile: throw .invalidArgument("option 'script_fd' must be an open regular file")
+            case .tooLarge: throw .invalidArgument("the login script holds more than \(ScriptSource.maximumBytes) bytes")
+            case .unreadable(let reason): throw .invalidArgument("the login script could not be read: \(reason)")
+            }
         }
-        guard info.st_size <= ScriptSource.maximumBytes else {
-            throw .invalidArgument("the login script holds \(info.st_size) bytes; at most \(ScriptSource.maximumBytes)")
-        }
-        // Read from the start whatever the caller's offset, and at most one byte past the cap (the file may grow meanwhile).
-        var bytes = [UInt8](repeating: 0, count: ScriptSource.maximumBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count)) }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw .invalidArgument("the login script could not be read: \(String(cString: strerror(errno)))") }
-            if got == 0 { break }
-            count += got
-        }
-        guard count <= ScriptSource.maximumBytes else {
-            throw .invalidArgument("the login script holds more than \(ScriptSource.maximumBytes) bytes")
-        }
-        guard let text = String(validating: bytes[..<count], as: UTF8.self), !text.utf8.contains(0) else {
+        guard let text = String(validating: bytes, as: UTF8.self), !text.utf8.contains(0) else {
             throw .invalidArgument("the login script is not UTF-8 text")
         }
         return text

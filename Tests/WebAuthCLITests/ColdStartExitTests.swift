@@ -79,7 +79,8 @@ struct ColdStartExitTests {
             defer { folder.remove() }
             let login = try webauth.start(arguments, environment: folder.environment)
             await Self.signalsTrapped(login.pid)
-            // The moment is the stimulus, chosen at random within the cold start: nothing waits on it.
+            // The sleep is the thing under test: SIGINT lands at a moment chosen at random within the
+            // cold start (the stimulus), and nothing waits on the sleep for anything to happen.
             let moment = coldStart * Double.random(in: 0...1)
             try await Task.sleep(for: moment)
             kill(login.pid, SIGINT)

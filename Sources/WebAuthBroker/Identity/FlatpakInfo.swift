@@ -53,15 +53,14 @@ enum FlatpakInfo {
             throw .untrusted("its .flatpak-info cannot be read (\(String(cString: strerror(errno))))")
         }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw .untrusted("its .flatpak-info is not a regular file")
+        let data: [UInt8]
+        do throws(CappedFileRead.Problem) { data = try CappedFileRead.bytes(of: descriptor, atMost: maximumSize) } catch {
+            switch error {
+            case .notRegularFile: throw .untrusted("its .flatpak-info is not a regular file")
+            case .tooLarge: throw .untrusted("its .flatpak-info is larger than \(maximumSize / 1024) KiB")
+            case .unreadable: throw .untrusted("its .flatpak-info cannot be read")
+            }
         }
-        let data: Data
-        do { data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: maximumSize + 1) ?? Data() } catch {
-            throw .untrusted("its .flatpak-info cannot be read")
-        }
-        guard data.count <= maximumSize else { throw .untrusted("its .flatpak-info is larger than \(maximumSize / 1024) KiB") }
         return String(decoding: data, as: UTF8.self)
     }
 }

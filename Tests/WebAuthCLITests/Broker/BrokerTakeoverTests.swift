@@ -48,7 +48,9 @@ struct BrokerTakeoverTests {
 
     /// Holds the lock `argv[1]` until a process waits on it (the broker, in /proc/locks, as
     /// blocked on the lock file's inode), then saves a sign-in as `argv[3]` (a copy of `argv[2]`:
-    /// the account's first sign-in, finishing) and lets go.
+    /// the account's first sign-in, finishing) and lets go. The kernel tells no one that a flock
+    /// waiter arrived (no inotify, no signal), so the holder reads /proc/locks until it shows one:
+    /// a check of the very state the test needs, every 10 ms and at most 60 s, not a guess at time.
     static let lockHolder = """
         import fcntl, os, shutil, sys, time
         lock, source, target = sys.argv[1:4]
