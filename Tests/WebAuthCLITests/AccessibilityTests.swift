@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The sign-in popup read as a screen reader reads it: `webauth demo --interactive` in a child
 /// process on its own Xvfb (`xvfb-run`) and D-Bus session (`dbus-run-session`), where GTK's ATK
 /// bridge publishes the window on the accessibility bus; a pyatspi script (python3-pyatspi)
 /// walks the tree and prints each node's role, name and description as JSON.
-@Suite("Accessibility (AT-SPI)", .timeLimit(.minutes(2)))
+@Suite("Accessibility (AT-SPI)", .startsWebKit(minutes: 2))
 struct AccessibilityTests {
     let webauth = WebAuthBinary()
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `webauth batch FILE`: many test users signed in by one process through the warm pool, against
 /// the development provider in this process.
-@Suite("webauth batch (the built binary)", .timeLimit(.minutes(5)))
+@Suite("webauth batch (the built binary)", .startsWebKit(minutes: 5))
 struct BatchCommandTests {
     var webauth = WebAuthBinary()
 

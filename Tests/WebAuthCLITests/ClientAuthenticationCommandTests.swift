@@ -1,13 +1,14 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// How the client authenticates at the token endpoint (`--token-endpoint-auth-method`,
 /// `token_endpoint_auth_method`, else discovery's choice) and which ID-token algorithm it accepts
 /// (`--id-token-signed-response-alg`, `id_token_signed_response_alg`), as a user gives them:
 /// `webauth login` headless with a login script against the development provider in this process.
-@Suite("webauth login: the token endpoint's method and the ID token's algorithm (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login: the token endpoint's method and the ID token's algorithm (the built binary)", .startsWebKit(minutes: 3))
 struct ClientAuthenticationCommandTests {
     var webauth = WebAuthBinary()
     /// 32 bytes: an HS256 key.

@@ -7,7 +7,7 @@ import Testing
 /// `webauth login` against a provider that requires a client certificate (mutual TLS): an HTTPS
 /// front (`tls_front.py`) that refuses a handshake without a certificate its CA signed, and logs
 /// the certificate's subject for each request, in front of the development provider in this process.
-@Suite("webauth login with a client certificate (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login with a client certificate (the built binary)", .startsWebKit(minutes: 3))
 struct ClientCertificateTests {
     var webauth = WebAuthBinary()
     let password = "p12-\(UUID().uuidString.prefix(8))"

@@ -13,7 +13,7 @@ import Testing
 /// default, where the issue asked for 100 (`WEBAUTH_TEST_EXIT_RUNS=100`), so that the suite stays
 /// within its time on two cores and leaves the other suites room (each run is a process start
 /// and, mostly, an engine start and its teardown).
-@Suite("webauth login leaves cleanly while its engine starts", .serialized, .timeLimit(.minutes(10)))
+@Suite("webauth login leaves cleanly while its engine starts", .serialized, .startsWebKit(minutes: 10))
 struct ColdStartExitTests {
     let webauth = WebAuthBinary()
     /// Runs per failed discovery: 12 in a full suite run, where 92 engine starts beside the other

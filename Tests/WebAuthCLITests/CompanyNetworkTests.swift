@@ -6,7 +6,7 @@ import Testing
 
 /// `webauth login` in a company network: the page's languages, a real proxy (tinyproxy) and a
 /// private CA (an HTTPS front with a CA of its own), against the development provider in this process.
-@Suite("webauth login in a company network (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login in a company network (the built binary)", .startsWebKit(minutes: 3))
 struct CompanyNetworkTests {
     var webauth = WebAuthBinary()
 
@@ -153,7 +153,7 @@ struct CompanyNetworkTests {
 
 /// The commands that use a saved sign-in (`token`, `userinfo`, the credential helpers, `logout`)
 /// in a company network: they take no network flags, so the configuration file gives the route.
-@Suite("commands on a saved sign-in in a company network (the built binary)", .timeLimit(.minutes(3)))
+@Suite("commands on a saved sign-in in a company network (the built binary)", .startsWebKit(minutes: 3))
 struct SavedSignInNetworkTests {
     var webauth = WebAuthBinary()
 

@@ -1,10 +1,11 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// `--config`: a JSON file or a property list like AppAuth's `PlusAuth.plist`.
-@Suite("webauth login --config (the built binary)", .timeLimit(.minutes(2)))
+@Suite("webauth login --config (the built binary)", .startsWebKit(minutes: 2))
 struct ConfigFileTests {
     var webauth = WebAuthBinary()
 

@@ -8,7 +8,7 @@ import Testing
 /// cloning over HTTP from `git http-backend`, and Docker's protocol as the docker CLI speaks it
 /// (no engine here). Each server lets a request in only with a token the provider accepts; the
 /// README's snippets are the configuration.
-@Suite("credential helpers: kubectl, git, Docker (the built binary)", .timeLimit(.minutes(3)))
+@Suite("credential helpers: kubectl, git, Docker (the built binary)", .startsWebKit(minutes: 3))
 struct CredentialHelperTests {
     var webauth = WebAuthBinary()
 

@@ -1,10 +1,11 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// `webauth demo`, the README's first command, run as the built binary.
-@Suite("webauth demo (the built binary)", .timeLimit(.minutes(2)))
+@Suite("webauth demo (the built binary)", .startsWebKit(minutes: 2))
 struct DemoCommandTests {
     let webauth = WebAuthBinary()
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `webauth login` with no display (as over SSH): the device grant, the system browser that
 /// always shows its URL, and `--flow` to choose. The built binary, against the development provider.
-@Suite("webauth login with no display: --flow device and browser (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login with no display: --flow device and browser (the built binary)", .startsWebKit(minutes: 3))
 struct DeviceFlowCommandTests {
     var webauth = WebAuthBinary()
 

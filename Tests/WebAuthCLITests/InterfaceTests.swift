@@ -1,11 +1,12 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// The command line as an interface: `--version`, `doctor`, the JSON outputs' schemas, and
 /// `scripts/install` with the man page, completions and the Docker helper's symlink.
-@Suite("webauth --version, doctor, JSON schemas, scripts/install (the built binary)", .timeLimit(.minutes(10)))
+@Suite("webauth --version, doctor, JSON schemas, scripts/install (the built binary)", .startsWebKit(minutes: 10))
 struct InterfaceTests {
     var webauth = WebAuthBinary()
 

@@ -1,10 +1,11 @@
 import DevProvider
 import Foundation
+import TestSupport
 import Testing
 
 /// Ctrl-C (SIGINT) and SIGTERM while `webauth login` shows its sign-in page: the command stops
 /// cleanly, with its own exit status and one line, and leaves no process or scratch folder.
-@Suite("webauth interrupted (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth interrupted (the built binary)", .startsWebKit(minutes: 3))
 struct InterruptionTests {
     let webauth = WebAuthBinary()
 

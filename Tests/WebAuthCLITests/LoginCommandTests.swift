@@ -6,7 +6,7 @@ import Testing
 
 /// `webauth login`, `token`, `userinfo`, `status` and `logout` as a script uses them, against
 /// the development provider in this process.
-@Suite("webauth login and friends (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login and friends (the built binary)", .startsWebKit(minutes: 3))
 struct LoginCommandTests {
     var webauth = WebAuthBinary()
 

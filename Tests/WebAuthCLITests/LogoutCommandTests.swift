@@ -1,10 +1,11 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// `webauth logout` against a provider that asks "Do you want to sign out?" first.
-@Suite("webauth logout (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth logout (the built binary)", .startsWebKit(minutes: 3))
 struct LogoutCommandTests {
     var webauth = WebAuthBinary()
 

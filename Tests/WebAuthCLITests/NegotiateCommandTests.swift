@@ -7,7 +7,7 @@ import Testing
 /// `--negotiate-site` and `negotiate_sites` in `--config`: a provider whose authorization endpoint
 /// wants Kerberos (`kerberos_site.py --front`: a realm of its own with a real KDC, and a front that
 /// passes GET /authorize to the development provider only with a SPNEGO token for alice's ticket).
-@Suite("webauth login with Kerberos asked by the provider's page (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login with Kerberos asked by the provider's page (the built binary)", .startsWebKit(minutes: 3))
 struct NegotiateCommandTests {
     var webauth = WebAuthBinary()
 

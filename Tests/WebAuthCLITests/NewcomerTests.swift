@@ -7,7 +7,7 @@ import TestSupport
 /// folders, no display, no keyring), in README's order. Each command ends with its documented
 /// status; each failure is one line on stderr whose advice is true for that command; and what
 /// is left on disk is only the state folder README documents.
-@Suite("A newcomer walks README with no display and no keyring (the built binary)", .serialized, .timeLimit(.minutes(5)))
+@Suite("A newcomer walks README with no display and no keyring (the built binary)", .serialized, .startsWebKit(minutes: 5))
 struct NewcomerTests {
     let newcomer = Newcomer()
 

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `webauth provider`: the development provider as its own process, used over plain HTTP.
-@Suite("webauth provider (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth provider (the built binary)", .startsWebKit(minutes: 3))
 struct ProviderCommandTests {
     let webauth = WebAuthBinary()
 

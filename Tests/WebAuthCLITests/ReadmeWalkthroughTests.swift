@@ -1,9 +1,10 @@
 import DevProvider
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's shell blocks, run exactly as written: README commands must work.
-@Suite("README: the curl walk-through, exec and env", .timeLimit(.minutes(3)))
+@Suite("README: the curl walk-through, exec and env", .startsWebKit(minutes: 3))
 struct ReadmeWalkthroughTests {
     let webauth = WebAuthBinary()
 

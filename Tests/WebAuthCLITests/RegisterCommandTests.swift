@@ -6,7 +6,7 @@ import Testing
 
 /// `webauth register` (RFC 7591) then `login --profile` with nothing more, against the development
 /// provider's registration endpoint in this process.
-@Suite("webauth register: dynamic client registration (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth register: dynamic client registration (the built binary)", .startsWebKit(minutes: 3))
 struct RegisterCommandTests {
     var webauth = WebAuthBinary()
 

@@ -1,12 +1,13 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// Never losing a finished sign-in: the store is checked before any page opens, a keyring that
 /// fails still leaves the sign-in in a file, the saved sign-in carries what later commands need,
 /// `webauth profiles` lists them, and a profile's lock makes two logins take turns.
-@Suite("saved sign-ins: store, format, profiles, lock (the built binary)", .timeLimit(.minutes(3)))
+@Suite("saved sign-ins: store, format, profiles, lock (the built binary)", .startsWebKit(minutes: 3))
 struct SavedSignInTests {
     var webauth = WebAuthBinary()
 

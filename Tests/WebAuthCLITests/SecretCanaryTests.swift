@@ -9,7 +9,7 @@ import Testing
 /// searched for every secret the provider saw or handed out: state, nonce, PKCE challenge and
 /// verifier, codes, tokens, ID-token hints, passwords. The provider records those itself, so
 /// the canaries are the real secrets of each run.
-@Suite("No secret in any output (the canary test)", .serialized, .timeLimit(.minutes(10)))
+@Suite("No secret in any output (the canary test)", .serialized, .startsWebKit(minutes: 10))
 struct SecretCanaryTests {
     static let wrongPassword = "not-the-password-4d1c"
 

@@ -1,13 +1,14 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// Secret files as the command reads them (``SecretFile``): a client secret or key file others
 /// can write stops the command with one line naming it (exit 64); one they can read is used,
 /// with one warning and the chmod that fixes it; one on a read-only mount (a Kubernetes or
 /// Docker secret) is used silently. And a sign-in saved to a file for want of a keyring says where.
-@Suite("secret files and where a sign-in went (the built binary)", .timeLimit(.minutes(3)))
+@Suite("secret files and where a sign-in went (the built binary)", .startsWebKit(minutes: 3))
 struct SecretFileCommandTests {
     var webauth = WebAuthBinary()
 

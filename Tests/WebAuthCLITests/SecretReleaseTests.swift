@@ -7,7 +7,7 @@ import Testing
 /// Issue 27, tried as an attacker and as a careless user would, with the built binary: every
 /// path that hands out a secret (a helper's token, a program's environment, WebKit's processes'
 /// environment, a token holding a newline) asks the one gate, and gets nothing past it.
-@Suite("Secrets leave only through the gate (the built binary)", .timeLimit(.minutes(3)))
+@Suite("Secrets leave only through the gate (the built binary)", .startsWebKit(minutes: 3))
 struct SecretReleaseTests {
     var webauth = WebAuthBinary()
 

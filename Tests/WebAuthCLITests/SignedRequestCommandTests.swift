@@ -6,7 +6,7 @@ import Testing
 
 /// `--private-key-file`, `--par` and `--dpop` (issue 16.8) as a user gives them: on the command
 /// line and in `--config`, against the development provider in this process.
-@Suite("webauth login with private_key_jwt, PAR and DPoP (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login with private_key_jwt, PAR and DPoP (the built binary)", .startsWebKit(minutes: 3))
 struct SignedRequestCommandTests {
     var webauth = WebAuthBinary()
 

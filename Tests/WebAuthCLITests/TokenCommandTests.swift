@@ -7,7 +7,7 @@ import Testing
 
 /// `webauth token`'s flags, `webauth exec` and `webauth env`, each after a real sign-in through
 /// the development provider's page, with the built binary.
-@Suite("token --min-valid/--scope/--resource/--id-token/--format, exec, env (the built binary)", .timeLimit(.minutes(3)))
+@Suite("token --min-valid/--scope/--resource/--id-token/--format, exec, env (the built binary)", .startsWebKit(minutes: 3))
 struct TokenCommandTests {
     var webauth = WebAuthBinary()
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `webauth login --user`: with no issuer, WebFinger (OpenID Connect Discovery 1.0 §2) on the
 /// person's host names it, against the development provider in this process.
-@Suite("webauth login --user: WebFinger finds the issuer (the built binary)", .timeLimit(.minutes(3)))
+@Suite("webauth login --user: WebFinger finds the issuer (the built binary)", .startsWebKit(minutes: 3))
 struct WebFingerCommandTests {
     var webauth = WebAuthBinary()
 

@@ -361,11 +361,20 @@ extension EngineTests {
             }
             try await session.waitForText("React state: alice")
             KioskPictures.saveForReadme(try await session.screenshot(of: .window), "kiosk-keyboard")
+            // The click and each key reach the page after xdotool returns: the page marks its body
+            // when the field has the focus and as keys arrive, so the test waits on those mutations.
+            try await session.evaluateJavaScript("""
+                const field = document.getElementById('password');
+                field.addEventListener('focus', () => document.body.dataset.passwordFocused = 'yes');
+                field.addEventListener('input', () => document.body.dataset.passwordLength = field.value.length); null
+                """)
             let password = try await Self.screenPoint(of: "#password", in: session)
             try await XInput.click(x: password.x, y: password.y)
+            try await session.waitForElement("body[data-password-focused]")
             for character in "zebra" {
                 try await XInput.click { session.page?.kioskFrame?.keyboard?.button(for: .character(character)) }
             }
+            try await session.waitForElement("body[data-password-length='5']")
             #expect(try await session.evaluateJavaScript("document.getElementById('password').value") == .string("zebra"))
             try await session.evaluateJavaScript("location.href = 'com.example:/cb?done=1'")
             _ = try await run.value

@@ -6,29 +6,43 @@ import Testing
 extension EngineTests {
     @Suite("Lifecycle")
     struct Lifecycle {
-        @Test("fifty sessions in a row leave no web view, window, file descriptor, web process or Xvfb behind")
+        @Test("fifty sessions in a row leave no web view, window, file descriptor, web process or Xvfb behind (in a child process)")
         func fiftySessions() async throws {
-            let site = try await TestSite.start()
-            let page = site.page(body: "<script>location.href = 'com.example:/cb?code=' + Math.random()</script>")
-            func signIn() async throws {
-                _ = try await TestEngine.session(page, redirectURI: "com.example:/cb").start()
+            // A child process: descriptors are counted for the whole process, and the tests that run
+            // beside this one (other suites, with their providers and child programs) open theirs.
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                func fail(_ message: String) -> Never {
+                    FileHandle.standardError.write(Data("FAILED: \(message)\n".utf8))
+                    exit(2)
+                }
+                let site = try await TestSite.start()
+                let page = site.page(body: "<script>location.href = 'com.example:/cb?code=' + Math.random()</script>")
+                func signIn() async throws {
+                    _ = try await TestEngine.session(page, redirectURI: "com.example:/cb").start()
+                }
+                // The first session starts the shared web and network processes; count from there.
+                try await signIn()
+                let baseline = TestEngine.openFileDescriptors
+                for _ in 0..<50 { try await signIn() }
+                let diagnostics = await WebAuthEngine.diagnostics
+                guard diagnostics.liveWebViews == 0, diagnostics.toplevelWindows == 0 else {
+                    fail("\(diagnostics.liveWebViews) web views and \(diagnostics.toplevelWindows) windows alive after 50 sessions")
+                }
+                // Web processes end asynchronously and WebKit may keep one for reuse; one per session would be 50.
+                let webProcesses = WebProcesses.descendants(named: "WebKitWebProces").count
+                guard webProcesses < 5 else { fail("\(webProcesses) web processes alive after 50 sessions") }
+                // WebKit holds a socket, a pidfd and an eventfd per live web process (those still
+                // ending count too), and the count moves by a few either way; a leak of even one
+                // descriptor per session would add 50.
+                let grown = TestEngine.openFileDescriptors - baseline
+                guard grown < 10 + 3 * webProcesses else {
+                    fail("\(grown) more file descriptors after 50 sessions (baseline \(baseline), \(webProcesses) web processes)")
+                }
+                let displays = WebProcesses.descendants(named: "Xvfb").count
+                guard displays == 1 else { fail("\(displays) Xvfbs: one private Xvfb, however many sessions") }
             }
-            // The first session starts the shared web and network processes; count from there.
-            try await signIn()
-            let baseline = TestEngine.openFileDescriptors
-            for _ in 0..<50 { try await signIn() }
-            let diagnostics = await WebAuthEngine.diagnostics
-            #expect(diagnostics.liveWebViews == 0)
-            #expect(diagnostics.toplevelWindows == 0)
-            // Web processes end asynchronously and WebKit may keep one for reuse; one per session would be 50.
-            let webProcesses = WebProcesses.descendants(named: "WebKitWebProces").count
-            #expect(webProcesses < 5, "\(webProcesses) web processes alive after 50 sessions")
-            // WebKit holds a socket, a pidfd and an eventfd per live web process (those still
-            // ending count too), and the count moves by a few either way; a leak of even one
-            // descriptor per session would add 50.
-            let grown = TestEngine.openFileDescriptors - baseline
-            #expect(grown < 10 + 3 * webProcesses, "\(grown) more file descriptors after 50 sessions (baseline \(baseline), \(webProcesses) web processes)")
-            #expect(WebProcesses.descendants(named: "Xvfb").count == 1, "one private Xvfb, however many sessions")
+            let said = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(!said.contains("FAILED:"), "\(said.split(separator: "\n").filter { $0.hasPrefix("FAILED:") })")
         }
 
         @Test("a hundred sessions in prewarmed views leave none of WebKit's IPC threads behind (in a child process)")

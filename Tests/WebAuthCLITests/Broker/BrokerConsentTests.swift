@@ -8,7 +8,7 @@ import Testing
 /// granted from a terminal), `webauth` itself; with no display, no one can be asked and the
 /// answer is AccessDenied. A Flatpak app is known by its app ID; a caller in a root of its own
 /// without one is refused; code on an interpreter's command line is no script's.
-@Suite("Broker: consent per app and account, --grant/--forget/--grants, Flatpak callers", .timeLimit(.minutes(5)))
+@Suite("Broker: consent per app and account, --grant/--forget/--grants, Flatpak callers", .startsWebKit(minutes: 5))
 struct BrokerConsentTests {
     let webauth = WebAuthBinary()
 

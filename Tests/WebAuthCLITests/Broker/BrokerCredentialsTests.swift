@@ -8,7 +8,7 @@ import Testing
 /// private key, found as `webauth token` finds it, and the route of the configuration file
 /// (`proxy`, `ca_file`), else the account's sign-in's, for its refreshes and sign-ins. The sign-ins are `webauth login`'s, in the
 /// store the broker shares; the tests' Python client, granted the account, calls `GetToken`.
-@Suite("Broker: confidential clients and each account's route", .timeLimit(.minutes(5)))
+@Suite("Broker: confidential clients and each account's route", .startsWebKit(minutes: 5))
 struct BrokerCredentialsTests {
     var webauth = WebAuthBinary()
 

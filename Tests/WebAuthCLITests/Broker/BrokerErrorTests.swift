@@ -7,7 +7,7 @@ import WebAuthBrokerContract
 
 /// The contract's errors, as real callers get them: a method's D-Bus error, or a request's
 /// `Response` 2 with `error`, `error_name` and `exit_status`; and the broker stays up after each.
-@Suite("Broker: errors by the contract's names, bad input, the contract file", .timeLimit(.minutes(5)))
+@Suite("Broker: errors by the contract's names, bad input, the contract file", .startsWebKit(minutes: 5))
 struct BrokerErrorTests {
     let webauth = WebAuthBinary()
 

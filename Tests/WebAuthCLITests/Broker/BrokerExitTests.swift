@@ -8,7 +8,7 @@ import Testing
 /// SIGTERM pending on a thread that blocks it, until its idle timer) and on SIGTERM, cancelling
 /// what is in flight; either way its Xvfb, its web processes and its folders go with it (issue 42).
 /// The broker runs with a short `TMPDIR` of its own (``RunFolder``), which names what it leaves.
-@Suite("Broker: leaving when its bus goes or SIGTERM comes", .timeLimit(.minutes(3)))
+@Suite("Broker: leaving when its bus goes or SIGTERM comes", .startsWebKit(minutes: 3))
 struct BrokerExitTests {
     let webauth = WebAuthBinary()
 

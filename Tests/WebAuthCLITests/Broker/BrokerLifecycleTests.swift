@@ -6,7 +6,7 @@ import Testing
 
 /// D-Bus activation, the idle exit (made short with --idle-timeout) and what it must never lose:
 /// a request in flight, or a sign-in.
-@Suite("Broker: activation, idle exit, requests in flight", .timeLimit(.minutes(5)))
+@Suite("Broker: activation, idle exit, requests in flight", .startsWebKit(minutes: 5))
 struct BrokerLifecycleTests {
     let webauth = WebAuthBinary()
 

@@ -7,7 +7,7 @@ import Testing
 /// A broker started with `--allow-scripts` reads a login script's secrets from memory: WebKit's
 /// processes under it inherit none of the script's variables (issue 27's gate), as under
 /// `webauth login --script`.
-@Suite("Broker: a login script's variables stay out of WebKit's processes", .timeLimit(.minutes(5)))
+@Suite("Broker: a login script's variables stay out of WebKit's processes", .startsWebKit(minutes: 5))
 struct BrokerScriptEnvironmentTests {
     let webauth = WebAuthBinary()
 

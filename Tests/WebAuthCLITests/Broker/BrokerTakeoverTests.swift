@@ -8,7 +8,7 @@ import Testing
 /// app whose grant outlived the sign-in it was given, two apps creating one name at once. Each
 /// is decided under the account's lock, against what is saved there then. No display: nobody can
 /// be asked, so an app without a grant is refused.
-@Suite("Broker: who may sign an account in or out is decided under its lock", .timeLimit(.minutes(5)))
+@Suite("Broker: who may sign an account in or out is decided under its lock", .startsWebKit(minutes: 5))
 struct BrokerTakeoverTests {
     let webauth = WebAuthBinary()
 

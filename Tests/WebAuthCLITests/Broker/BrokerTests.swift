@@ -8,7 +8,7 @@ import Testing
 /// README's three (gdbus, Python with python3-gi, C with GIO compiled here), and the tests' own
 /// Python client for every result and error. Sign-ins run the development provider's real pages
 /// with a login script (the broker is started with --allow-scripts), off screen: the bus has no display.
-@Suite("Broker: sign-in, tokens and accounts over the session bus", .timeLimit(.minutes(5)))
+@Suite("Broker: sign-in, tokens and accounts over the session bus", .startsWebKit(minutes: 5))
 struct BrokerTests {
     let webauth = WebAuthBinary()
 

@@ -7,7 +7,7 @@ import Testing
 /// What a person sees, on an Xvfb of the test's own: the sign-in window transient for and modal
 /// to the caller's X11 window (read back with xprop), closed when its caller disconnects; and the
 /// question another app's request raises, answered with the keyboard (xdotool, through XTEST).
-@Suite("Broker: the popup on the caller's window, the consent question", .timeLimit(.minutes(5)))
+@Suite("Broker: the popup on the caller's window, the consent question", .startsWebKit(minutes: 5))
 struct BrokerWindowTests {
     let webauth = WebAuthBinary()
 

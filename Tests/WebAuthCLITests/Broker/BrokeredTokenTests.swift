@@ -9,7 +9,7 @@ import WebAuthBrokerContract
 /// the token from it, never start one, and read the saved sign-in themselves when the broker cannot
 /// serve the request. To tell where a token came from, the commands run with a state folder of
 /// their own: what the broker's store holds, theirs does not, and the other way round.
-@Suite("Broker: webauth token and the credential helpers through a running broker", .timeLimit(.minutes(5)))
+@Suite("Broker: webauth token and the credential helpers through a running broker", .startsWebKit(minutes: 5))
 struct BrokeredTokenTests {
     let webauth = WebAuthBinary()
 
