@@ -106,7 +106,7 @@ struct PageConstruction {
     /// WebKit moves the page into a new web process so that such a window cannot read its memory
     /// either. A sign-in view has no such window: the engine makes it (nothing opened it) and refuses
     /// every window its pages open (`create`). So the swap isolates the page from nothing, and cost
-    /// each sign-in a web process start (125–230 ms measured, bench/NOTES.md) and a kept view its
+    /// each sign-in a web process start (125–280 ms measured, bench/NOTES.md) and a kept view its
     /// process. What one sign-in leaves for the next in a kept view is taken out by its reset
     /// (``ReusableView``), as it is for every provider that sends no COOP. Given up with it:
     /// `crossOriginIsolated` (COOP with COEP), which a sign-in page has no use for.
