@@ -45,6 +45,36 @@ extension EngineTests {
             #expect(!said.contains("FAILED:"), "\(said.split(separator: "\n").filter { $0.hasPrefix("FAILED:") })")
         }
 
+        /// WebKitGTK gives the shared context's own data manager a network process, and each view's
+        /// ephemeral one the same process only if that one runs already: otherwise a second one, which
+        /// served every page while the first served nothing (and, with no view of its own, could end
+        /// before the sign-in did). Counted while each page is shown: in a kept view, then in a new one.
+        @Test("sessions in a kept view and in a new view share one network process (in a child process)")
+        func oneNetworkProcess() async {
+            await #expect(processExitsWith: .success) {
+                _ = TestEngine.configured
+                let site = try await TestSite.start()
+                let page = site.page(body: "<p id='shown'>shown</p>")
+                var kept = TestEngine.options()
+                kept.reusableView = ReusableView()
+                for options in [kept, TestEngine.options()] {
+                    let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: options)
+                    let counted = Task {
+                        try await session.waitForElement("#shown")
+                        let network = WebProcesses.descendants(named: "WebKitNetworkP").count
+                        _ = try await session.evaluateJavaScript("location.href = 'com.example:/cb?code=1'")
+                        return network
+                    }
+                    _ = try await session.start()
+                    let network = try await counted.value
+                    guard network == 1 else {
+                        FileHandle.standardError.write(Data("\(network) WebKit network processes while a page was shown\n".utf8))
+                        exit(2)
+                    }
+                }
+            }
+        }
+
         @Test("a hundred sessions in prewarmed views leave none of WebKit's IPC threads behind (in a child process)")
         func prewarmedSessions() async {
             await #expect(processExitsWith: .success) {

@@ -79,6 +79,20 @@ extension EngineTests {
             #expect(Set(afterSecond.map(\.port)).isDisjoint(with: afterFirst.map(\.port)), "no connection of the first visitor served the second")
         }
 
+        /// `visitor_site.py` sends `Cross-Origin-Opener-Policy: same-origin`, as Django does: WebKit's
+        /// default would move each such page into a new web process (125–230 ms a sign-in, and the kept
+        /// process lost). The engine's views switch COOP off (``PageConstruction``): the visitor's page
+        /// stays in the view's web process, whose page identifier WebKit changes with each swap.
+        @Test("a page sent with Cross-Origin-Opener-Policy, after a redirect sent with it, stays in the kept view's web process")
+        func noProcessSwapForCOOP() async throws {
+            let site = try await PythonFixtureServer(script: "visitor_site")
+            let place = ReusableView()
+            let view = try #require(await Self.pageID(of: place))
+            let visit = try await Self.signIn("/to-second", at: site, in: place)
+            #expect(visit["error"] == nil)
+            #expect(await Self.pageID(of: place) == view, "the page stayed in the view's web process")
+        }
+
         /// WebKit keeps HTTP credentials in the view's network session, which no clearing of
         /// website data reaches: the place lets go of a view that holds some. `/basic`: the login
         /// script answered the page's 401; `/xhr-first`: the page gave them to an `XMLHttpRequest`,

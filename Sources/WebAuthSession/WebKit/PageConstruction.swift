@@ -97,12 +97,25 @@ struct PageConstruction {
     }
 
     /// The view's settings: the user agent asked for, no developer tools, no console on stdout,
-    /// and `window.open` let through to the `create` signal, where the policy sees it (and refuses the window).
+    /// `window.open` let through to the `create` signal, where the policy sees it (and refuses the
+    /// window), and no Cross-Origin-Opener-Policy.
+    ///
+    /// COOP (`same-origin`, which Django and large providers send on every page) puts a page in a
+    /// browsing context group of its own: a cross-origin window that opened it, or that it opens,
+    /// loses its reference to it (no `postMessage`, navigation or frame counting across them), and
+    /// WebKit moves the page into a new web process so that such a window cannot read its memory
+    /// either. A sign-in view has no such window: the engine makes it (nothing opened it) and refuses
+    /// every window its pages open (`create`). So the swap isolates the page from nothing, and cost
+    /// each sign-in a web process start (125–280 ms measured, bench/NOTES.md) and a kept view its
+    /// process. What one sign-in leaves for the next in a kept view is taken out by its reset
+    /// (``ReusableView``), as it is for every provider that sends no COOP. Given up with it:
+    /// `crossOriginIsolated` (COOP with COEP), which a sign-in page has no use for.
     private static func configure(_ view: UnsafeMutablePointer<WebKitWebView>, options: WebAuthenticationOptions) {
         let settings = webkit_web_view_get_settings(view)
         if let userAgent = options.userAgent { webkit_settings_set_user_agent(settings, userAgent) }
         webkit_settings_set_enable_developer_extras(settings, 0)
         webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
+        WebKitFeatures.switchOff(["CrossOriginOpenerPolicy"], in: settings!)
     }
 }

@@ -131,13 +131,7 @@ final class ReusableView {
     /// No `SharedWorker` in a kept view: a shared worker's requests are not its page's, so no signal
     /// of the view shows them to the ``LastingStateWatch`` (see ``LastingState``).
     private static func switchOffSharedWorkers(_ settings: UnsafeMutablePointer<WebKitSettings>) {
-        guard let features = webkit_settings_get_all_features() else { return }
-        defer { webkit_feature_list_unref(features) }
-        for index in 0..<webkit_feature_list_get_length(features) {
-            guard let feature = webkit_feature_list_get(features, index), let identifier = webkit_feature_get_identifier(feature),
-                  String(cString: identifier) == "SharedWorker" else { continue }
-            webkit_settings_set_feature_enabled(settings, feature, 0)
-        }
+        WebKitFeatures.switchOff(["SharedWorker"], in: settings)
     }
 
     /// Every script message handler a page registers in the engine's world (`PageScriptChannel`, `PasskeyChannel`).

@@ -31,6 +31,7 @@ final class WebContextsByProfile {
             let manager = GObjectReference(adopting: cwk_website_data_manager_new(scratch + "/data", scratch + "/cache")!)
             let context = manager.withPointer { webkit_web_context_new_with_website_data_manager($0)! }
             downloadHandlers.append(configure(context))
+            Self.startNetworkProcess(of: manager.pointer)
             ephemeralContext = context
             return context
         case .persistent(let directory):
@@ -42,6 +43,17 @@ final class WebContextsByProfile {
             profileContexts[path] = context
             return context
         }
+    }
+
+    /// Starts the network process of the shared context's own data manager (`manager`) before any
+    /// view exists, so that every view's ephemeral data manager uses it too. WebKitGTK 4.1 gives each
+    /// data manager with directories a network process of its own, and an ephemeral one the process
+    /// of such a manager that has one already, else a process of its own. The context's manager starts
+    /// its process at the first view whatever we do, and it served nothing: with the first view's
+    /// ephemeral manager asking first, every engine ran two network processes. Setting the proxy
+    /// mode the manager already has (the system's) is what reaches its network process here.
+    private static func startNetworkProcess(of manager: UnsafeMutablePointer<WebKitWebsiteDataManager>) {
+        webkit_website_data_manager_set_network_proxy_settings(manager, WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil)
     }
 
     /// The website data manager of a profile directory's context.

@@ -55,18 +55,30 @@ settings.configure(
     ROOT_URLCONF=__name__,
     INSTALLED_APPS=["django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions",
                     "django.contrib.messages", "oauth2_provider"],
-    MIDDLEWARE=["django.contrib.sessions.middleware.SessionMiddleware",
+    # startproject's middleware, as a deployed app has it: SecurityMiddleware sends
+    # Cross-Origin-Opener-Policy: same-origin (and nosniff, Referrer-Policy) on every answer.
+    MIDDLEWARE=["django.middleware.security.SecurityMiddleware",
+                "django.contrib.sessions.middleware.SessionMiddleware",
+                "django.middleware.common.CommonMiddleware",
                 "django.middleware.csrf.CsrfViewMiddleware",
                 "django.contrib.auth.middleware.AuthenticationMiddleware",
                 *(["oauth2_provider.middleware.OAuth2TokenMiddleware"] if dcr else []),
                 "django.contrib.messages.middleware.MessageMiddleware",
+                "django.middleware.clickjacking.XFrameOptionsMiddleware",
                 __name__ + ".count_refreshes"],
     DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(workdir, "db.sqlite3"),
-                           "OPTIONS": {"timeout": 30}}},  # concurrent sign-ins wait for the write lock
+                           # Concurrent sign-ins wait for the write lock: each transaction takes it as it begins
+                           # (IMMEDIATE). A deferred one (SQLite's default) that reads first cannot wait for it
+                           # when it writes, and fails at once with "database is locked" (an HTTP 500 at the
+                           # token endpoint, whose exchange reads the grant, then saves the tokens).
+                           "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"}}},
     TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "DIRS": [templates], "APP_DIRS": True,
                 "OPTIONS": {"context_processors": ["django.template.context_processors.request",
                                                    "django.contrib.auth.context_processors.auth",
                                                    "django.contrib.messages.context_processors.messages"]}}],
+    # An answer that fails (HTTP 500) is logged with its traceback on stderr, which DEBUG=False otherwise keeps quiet.
+    LOGGING={"version": 1, "disable_existing_loggers": False, "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+             "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}}},
     LOGIN_URL="/accounts/login/",
     AUTHENTICATION_BACKENDS=(["oauth2_provider.backends.OAuth2Backend"] if dcr else []) + ["django.contrib.auth.backends.ModelBackend"],
     PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"] if fast_password_hasher

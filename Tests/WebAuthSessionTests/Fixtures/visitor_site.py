@@ -16,6 +16,8 @@ is served: the handshake gets its 401, then a page) and redirects to com.example
 redirects there with them in its Location (http://u1:pw@HOST/auth/x). /leave?how=HOW is a first
 visitor whose page has WebKit send those credentials without asking anyone, by HOW (see LEAVES),
 waits until /auth/x got them (/auth-seen), and redirects to com.example:/cb?left=seen.
+Every page is sent with Cross-Origin-Opener-Policy: same-origin, as a deployed Django sends it, and
+/to-second redirects to /second with it: the reset, not a process swap, must keep the visitors apart.
 Keeps connections alive (HTTP/1.1). Each request is a JSON line in WORKDIR/requests.log: its
 path, the client's port, its Cookie header, and whether it carried an Authorization header.
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
@@ -129,6 +131,9 @@ SECOND = """<!DOCTYPE html><title>Second visitor</title><script>""" + IMAGE + ""
 </script>"""
 
 
+COOP = ("Cross-Origin-Opener-Policy", "same-origin")
+
+
 class Handler(QuietHandler):
     protocol_version = "HTTP/1.1"
 
@@ -137,7 +142,7 @@ class Handler(QuietHandler):
         with LOCK, open(LOG, "a") as log:
             log.write(json.dumps({"path": self.path, "port": self.client_address[1], "cookie": self.headers.get("Cookie", ""),
                                   "authorization": authorization is not None}) + "\n")
-        html = [("Content-Type", "text/html")]
+        html = [("Content-Type", "text/html"), COOP]
         if self.path == "/first":
             self.reply(200, FIRST.encode(), html + [("Set-Cookie", "hidden=first; HttpOnly; Path=/"), ("Set-Cookie", "shown=first; Path=/")])
         elif self.path == "/second":
@@ -154,6 +159,8 @@ class Handler(QuietHandler):
             self.reply(200, GIF, [("Content-Type", "image/gif"), ("Cache-Control", "max-age=3600")])
         elif self.path.startswith("/leave?how="):
             self.reply(200, (LEAVE % LEAVES[self.path.split("=", 1)[1]]).encode(), html)
+        elif self.path == "/to-second":
+            self.reply(302, b"", [("Location", "/second"), COOP])
         elif self.path == "/to-auth":
             self.reply(302, b"", [("Location", f"http://u1:pw@{self.headers['Host']}/auth/x")])
         elif self.path == "/auth-seen":
