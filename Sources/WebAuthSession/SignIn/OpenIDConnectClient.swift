@@ -14,8 +14,8 @@ import OpenIDSignIn
 /// `signIn` discovers the provider (once; the document is cached), sends an authorization request
 /// with PKCE S256, `state` and `nonce`, shows it in a ``WebAuthenticationSession``, checks the
 /// response (`iss`, `state`, error, response mode), exchanges the code, and validates the ID token.
-/// The flow is ``OpenIDClient``'s (OpenIDSignIn, no WebKit), through a ``WebAuthenticationUserAgent``
-/// or a ``SystemBrowserUserAgent``; this type keeps the engine's options, scripts and errors.
+/// The flow is `OpenIDClient`'s (OpenIDSignIn, no WebKit), through a ``WebAuthenticationUserAgent``
+/// or a `SystemBrowserUserAgent`; this type keeps the engine's options, scripts and errors.
 public actor OpenIDConnectClient {
     /// Where the provider's configuration comes from.
     public typealias Provider = OpenIDClient.Provider
@@ -65,7 +65,7 @@ public actor OpenIDConnectClient {
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once, after
-    /// WebFinger for a ``OpenIDClient/Provider/user(_:)``), after checking that it is https
+    /// WebFinger for a `OpenIDClient.Provider.user(_:)`), after checking that it is https
     /// (`ProviderConfiguration.checkTransportSecurity`).
     /// - Throws: `OpenIDConnectError.insecureEndpoint`, `OpenIDConnectError.webFinger`, or discovery's errors.
     public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
@@ -130,7 +130,7 @@ public actor OpenIDConnectClient {
                           as: { SignInError($0) })
     }
 
-    /// Signs in with the device authorization grant (RFC 8628): ``OpenIDClient/deviceAuthorization(scopes:additionalParameters:endpoint:)``.
+    /// Signs in with the device authorization grant (RFC 8628): `OpenIDClient.deviceAuthorization(scopes:additionalParameters:endpoint:)`.
     /// - Throws: `DeviceAuthorizationError.noEndpoint(issuer:)`; discovery's errors as
     ///   `DeviceAuthorizationError.openIDConnect(_:)`.
     public func deviceAuthorization(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
@@ -138,7 +138,7 @@ public actor OpenIDConnectClient {
         try await client.deviceAuthorization(scopes: scopes, additionalParameters: additionalParameters, endpoint: endpoint)
     }
 
-    /// Registers a native client at the provider (RFC 7591): ``OpenIDClient/register(provider:redirectURIs:clientName:authenticationMethod:scopes:initialAccessToken:allowInsecureHTTP:http:)``.
+    /// Registers a native client at the provider (RFC 7591): `OpenIDClient.register(provider:redirectURIs:clientName:authenticationMethod:scopes:initialAccessToken:allowInsecureHTTP:http:)`.
     /// - Throws: `OpenIDConnectError`: `.registration`, or discovery's errors.
     public static func register(provider: Provider, redirectURIs: [RedirectURI], clientName: String? = nil,
                                 authenticationMethod: SavedClient.AuthenticationMethod = .none, scopes: [String]? = nil,

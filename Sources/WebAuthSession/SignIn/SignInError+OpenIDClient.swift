@@ -2,7 +2,7 @@ import OpenIDConnect
 import OpenIDSignIn
 
 extension SignInError {
-    /// The engine client's error for what ``OpenIDClient`` threw, as ``OpenIDConnectClient``
+    /// The engine client's error for what `OpenIDClient` threw, as ``OpenIDConnectClient``
     /// threw it before the flow moved there: the engine's and the system browser's failures as
     /// ``session(_:)``, a login script's as ``script(_:)``.
     init(_ error: OpenIDClientError) {

@@ -2,7 +2,7 @@ import OpenIDConnect
 import OpenIDSignIn
 import Synchronization
 
-/// The embedded WebKit engine as an ``AuthorizationUserAgent``: each presentation is a
+/// The embedded WebKit engine as an `AuthorizationUserAgent`: each presentation is a
 /// ``WebAuthenticationSession`` shown as `options` say (a popup, a kiosk, headless), with
 /// `script` (a login script for tests and harnesses) running beside the page.
 ///
@@ -12,8 +12,8 @@ import Synchronization
 /// let result = try await client.signIn(using: WebAuthenticationUserAgent(options: WebAuthenticationOptions()))
 /// ```
 /// ``OpenIDConnectClient`` signs in through it. Its errors come out as
-/// ``AuthorizationUserAgentError/cancelled``, ``AuthorizationUserAgentError/timedOut(after:lastURL:)``,
-/// or ``AuthorizationUserAgentError/agent(_:)`` with the session's ``WebAuthenticationError`` or
+/// `AuthorizationUserAgentError.cancelled`, `AuthorizationUserAgentError.timedOut(after:lastURL:)`,
+/// or `AuthorizationUserAgentError.agent(_:)` with the session's ``WebAuthenticationError`` or
 /// the script's ``SignInScriptError``.
 public struct WebAuthenticationUserAgent: AuthorizationUserAgent {
     /// How the page is shown; its ``WebAuthenticationOptions/languages`` go out as `ui_locales`,
