@@ -4,7 +4,7 @@ import OpenIDConnect
 import Synchronization
 
 /// The person's own browser as the user agent (RFC 8252 §7.3), for providers that refuse
-/// embedded views: a listener on 127.0.0.1 at a free port (``LoopbackListener``, no GLib)
+/// embedded views: a listener on 127.0.0.1 at a free port (plain sockets, no GLib or libsoup)
 /// receives the redirect on the exact path, answers with a small "you can close this tab" page,
 /// and hands back the callback.
 ///
