@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
+        .library(name: "OpenIDSignIn", targets: ["OpenIDSignIn"]),
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "WebAuthSession", targets: ["WebAuthSession"]),
         .library(name: "DevProvider", targets: ["DevProvider"]),
@@ -70,6 +71,18 @@ let package = Package(
                 .target(name: "CGnuTLS", condition: .when(platforms: [.linux])),
             ]
         ),
+        // A sign-in from discovery to validated tokens through whatever user agent shows the
+        // provider's page (the system browser with its own loopback listener, the device grant and
+        // its QR code, a test's double): no WebKit, no GLib, so an app that needs only these links
+        // no engine (issue 39).
+        .target(
+            name: "OpenIDSignIn",
+            dependencies: [
+                "OpenIDConnect",
+                "CQREncode",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The files and inputs webauth reads from outside (login scripts, batch files, the
         // configuration file): no WebKit, no GTK, so the fuzzer links it (issue 27).
         .target(
@@ -104,8 +117,8 @@ let package = Package(
                 "WebAuthn",
                 "SecurityKeys",
                 "CSecret",
-                "CQREncode",
                 "OpenIDConnect",
+                "OpenIDSignIn",
                 "WebAuthFormats",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -166,6 +179,8 @@ let package = Package(
             dependencies: ["WebAuthn", "SecurityKeys", "OpenIDConnect", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]  // read by path: the independent verifier's script
         ),
+        // The sign-in through the user-agent seam against the real DevProvider, with no WebKit.
+        .testTarget(name: "OpenIDSignInTests", dependencies: ["OpenIDSignIn", "OpenIDConnect", "DevProvider", "TestSupport"]),
         .testTarget(
             name: "OpenIDConnectTests",
             dependencies: [
@@ -188,7 +203,7 @@ let package = Package(
                                                      "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",
-            dependencies: ["WebAuthSession", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],
+            dependencies: ["WebAuthSession", "OpenIDSignIn", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -39,8 +39,6 @@ extension ErrorMessageTests {
              "invalid option: the kiosk's logo /l.svg cannot be shown (unknown format): give a PNG file"),
             (.invalidOption(.kioskLogo(path: "/l.svg", message: nil)), "invalid option: the kiosk's logo /l.svg cannot be shown: give a PNG file"),
             (.invalidOption(.redirectPathNotAbsolute(path: "cb")), "invalid option: the redirect path must start with /"),
-            (.invalidOption(.authorizationURLWithoutState),
-             "invalid option: the authorization URL has no state parameter; the loopback listener takes only the answer that carries it"),
             (.browserUnavailable(.emptyCommand), "the system browser could not be opened: the browser command is empty"),
             (.browserUnavailable(.noOpenerWorked([.exited(program: "xdg-open", status: 3), .notRun(program: "gio", message: "gone")])),
              "the system browser could not be opened: xdg-open exited with status 3; gio: gone"),

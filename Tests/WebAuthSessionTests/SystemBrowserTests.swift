@@ -54,68 +54,16 @@ extension EngineTests {
             #expect(result.tokens?.refreshToken != nil)
         }
 
-        @Test("a browser that cannot be opened, a cancelled wait and a timeout are typed errors")
-        func failures() async throws {
-            let missing = try await SystemBrowserSession()
-            await #expect(throws: WebAuthenticationError.self) {
-                try await missing.start(url: URL(string: "http://127.0.0.1:1/?state=s")!, browser: .command(["/nonexistent/browser"]))
-            }
-            let waiting = try await SystemBrowserSession()
-            let run = Task { try await waiting.start(url: URL(string: "http://127.0.0.1:1/?state=s")!, browser: .custom { _ in }) }
-            waiting.cancel()
-            await #expect(throws: WebAuthenticationError.cancelled) { try await run.value }
-            let slow = try await SystemBrowserSession()
-            do {
-                _ = try await slow.start(url: URL(string: "http://127.0.0.1:1/?state=s")!, browser: .custom { _ in }, timeout: .milliseconds(200))
-                Issue.record("no timeout")
-            } catch {
-                guard case .timedOut = error else { throw error }
-            }
-            let stateless = try await SystemBrowserSession()
-            await #expect(throws: WebAuthenticationError.invalidOption(.authorizationURLWithoutState)) {
-                try await stateless.start(url: URL(string: "http://127.0.0.1:1/")!, browser: .custom { _ in })
-            }
-        }
-
-        /// A shell script with curl standing in for the browser: it sends a request for each entry
-        /// of `requests` (curl arguments, in which `STATE` stands for the authorization URL's
-        /// `state`) one after another, and appends each HTTP status it gets to the file `statuses`.
-        static func curlBrowser(_ requests: [String], statuses: URL) -> SystemBrowser {
-            let script = ["state=$(printf '%s' \"$1\" | sed -n 's/.*[?&]state=\\([^&]*\\).*/\\1/p')"]
-                + requests.map { "curl -s -o /dev/null -w '%{http_code}\\n' \($0.replacingOccurrences(of: "STATE", with: "$state")) >> \"$STATUSES\"" }
-            return .command(["env", "STATUSES=\(statuses.path)", "sh", "-c", script.joined(separator: "\n"), "browser"])
-        }
-
-        @Test("a request with another state or none is answered 400 and the wait goes on; the one with the request's state is captured")
-        func wrongState() async throws {
-            let statuses = FileManager.default.temporaryDirectory.appendingPathComponent("statuses-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: statuses) }
-            let session = try await SystemBrowserSession()
-            let redirect = await session.redirectURI.string
-            let browser = Self.curlBrowser(["\"\(redirect)?code=forged&state=guessed\"", "\"\(redirect)?code=forged\"",
-                                            "\"\(redirect)?code=real&state=STATE\""], statuses: statuses)
-            let callback = try await session.start(url: URL(string: "http://127.0.0.1:1/authorize?client_id=app&state=s3cr3t")!,
-                                                   browser: browser, timeout: .seconds(30))
-            #expect(callback["code"] == "real")
-            // The script is still running its last curl; the earlier two have finished.
-            #expect(try String(contentsOf: statuses, encoding: .utf8).hasPrefix("400\n400\n"))
-        }
-
-        @Test("a request that names another host (DNS rebinding) is answered 400, even with the request's state")
-        func wrongHost() async throws {
-            let statuses = FileManager.default.temporaryDirectory.appendingPathComponent("statuses-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: statuses) }
-            let session = try await SystemBrowserSession()
-            let redirect = await session.redirectURI.string
-            let port = try #require(URLComponents(string: redirect)?.port)
-            let browser = Self.curlBrowser(["-H 'Host: rebound.example:\(port)' \"\(redirect)?code=forged&state=STATE\"",
-                                            "-H 'Host: localhost:\(port)' \"\(redirect)?code=forged&state=STATE\"",
-                                            "\"\(redirect)?code=real&state=STATE\""], statuses: statuses)
-            let callback = try await session.start(url: URL(string: "http://127.0.0.1:1/authorize?state=s3cr3t")!,
-                                                   browser: browser, timeout: .seconds(30))
-            #expect(callback["code"] == "real")
-            // The script is still running its last curl; the earlier two have finished.
-            #expect(try String(contentsOf: statuses, encoding: .utf8).hasPrefix("400\n400\n"))
+        @Test("with pushed authorization requests the browser opens a URL without state, and the answer is still checked against the request's")
+        func pushedRequest() async throws {
+            var settings = DevProviderConfiguration()
+            settings.clients = [OpenIDProvider.Client(clientID: "desktop-app", redirectURIs: ["http://127.0.0.1/callback"])]
+            settings.requirePushedAuthorizationRequests = true
+            let provider = try await OpenIDProvider.start(configuration: settings)
+            let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "desktop-app",
+                                             redirectURI: try RedirectURI("http://127.0.0.1/callback"))
+            let result = try await client.signInWithSystemBrowser(browser: Self.scriptedBrowser)
+            #expect(result.idToken.subject == OpenIDProvider.User.alice.subject)
         }
     }
 }

@@ -26,13 +26,10 @@ public enum InvalidOptionReason: Sendable, Hashable, CustomStringConvertible {
     case kioskStyleSheet(message: String)
     /// The kiosk's logo `path` cannot be shown; `message` is GTK's, when it gave one.
     case kioskLogo(path: String, message: String?)
-    /// The redirect path of a ``SystemBrowserSession`` does not start with `/`.
+    /// The redirect path of ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)`` does not start with `/`.
     case redirectPathNotAbsolute(path: String)
-    /// The redirect path of a ``SystemBrowserSession`` makes no valid redirect URI.
+    /// The redirect path of ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)`` makes no valid redirect URI.
     case redirectPathUnusable(path: String, error: RedirectURIError)
-    /// The authorization URL given to ``SystemBrowserSession/start(url:browser:timeout:)`` has no
-    /// `state`, which the loopback listener needs to take only its answer.
-    case authorizationURLWithoutState
     /// A reason given as text alone, by code written for the `String` this error used to carry
     /// (``WebAuthenticationError/invalidOption(_:)-swift.type.method``); the engine throws the cases above.
     case other(String)
@@ -53,8 +50,6 @@ public enum InvalidOptionReason: Sendable, Hashable, CustomStringConvertible {
         case .kioskLogo(let path, nil): "the kiosk's logo \(path) cannot be shown: give a PNG file"
         case .redirectPathNotAbsolute: "the redirect path must start with /"
         case .redirectPathUnusable(let path, let error): "the redirect path \(path) cannot be used: \(error)"
-        case .authorizationURLWithoutState:
-            "the authorization URL has no state parameter; the loopback listener takes only the answer that carries it"
         case .other(let message): message
         }
     }

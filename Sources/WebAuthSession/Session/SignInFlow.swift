@@ -6,8 +6,8 @@ import OpenIDConnect
 /// on or not, what to report, what to look at next, and how the sign-in ends). It ends once:
 /// after its outcome every navigation is ignored and no other outcome comes out.
 ///
-/// ``SignInPage`` feeds it WebKit's signals; ``SystemBrowserSession`` feeds it the requests its
-/// listener receives. Nothing here waits or touches WebKit: the tests drive it with plain values.
+/// ``SignInPage`` feeds it WebKit's signals. Nothing here waits or touches WebKit: the tests
+/// drive it with plain values.
 struct SignInFlow: Sendable {
     typealias Outcome = Result<RedirectCallback, WebAuthenticationError>
 
@@ -94,9 +94,6 @@ struct SignInFlow: Sendable {
     }
 
     let policy: NavigationPolicy
-    /// The `state` the redirect must carry (the system browser's listener takes no other); `nil`:
-    /// the first redirect is the answer, and one that cannot be read ends the sign-in.
-    let expectedState: String?
     private let refusalMarkers: [String]
     private let idleLimit: Duration?
 
@@ -117,10 +114,9 @@ struct SignInFlow: Sendable {
 
     /// A flow for `policy`'s redirect URI. `refusalMarkers`: text that shows the provider refuses
     /// embedded views; `idleLimit`: a kiosk's time without input before it is abandoned.
-    init(policy: NavigationPolicy, expectedState: String? = nil, refusalMarkers: [String] = [], idleLimit: Duration? = nil,
+    init(policy: NavigationPolicy, refusalMarkers: [String] = [], idleLimit: Duration? = nil,
          now: ContinuousClock.Instant = .now) {
         self.policy = policy
-        self.expectedState = expectedState
         self.refusalMarkers = refusalMarkers
         self.idleLimit = idleLimit
         self.lastInput = now
@@ -244,15 +240,13 @@ struct SignInFlow: Sendable {
         }
     }
 
-    /// Turns a redirect into the outcome. With an ``expectedState``, one that does not carry it
-    /// (or cannot be read to show that it does) is refused and the wait goes on.
+    /// Turns a redirect into the outcome: the first redirect is the answer, and one that cannot
+    /// be read ends the sign-in (the client checks its `state`).
     private mutating func capture(url: String, formBody: String?) -> Reaction {
         do throws(RedirectCallbackError) {
             let callback = try RedirectCallback(url: url, formBody: formBody, redirectURI: policy.redirectURI)
-            if let expectedState, callback["state"] != expectedState { return Reaction(policy: .ignore) }
             return Reaction(policy: .use, outcome: end(.success(callback)).outcome)
         } catch {
-            if expectedState != nil { return Reaction(policy: .ignore) }
             return Reaction(policy: .use, outcome: end(.failure(.invalidCallback(error))).outcome)
         }
     }

@@ -42,7 +42,7 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     /// The engine was shut down (the program is exiting, or ``WebAuthEngine/shutdown()`` ran).
     case engineShutDown
     /// The provider refuses embedded web views (Google's `disallowed_useragent`, and others that
-    /// sniff user agents); `url` is the page that said so. Sign in with ``SystemBrowserSession``
+    /// sniff user agents); `url` is the page that said so. Sign in with OpenIDSignIn's `SystemBrowserUserAgent`
     /// (or ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)``) instead.
     case embeddedViewRefused(url: String, host: String)
     /// A kiosk sign-in saw no input for its idle timeout: the visitor walked away.

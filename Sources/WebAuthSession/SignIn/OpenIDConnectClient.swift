@@ -1,6 +1,6 @@
 import Foundation
 import OpenIDConnect
-import Synchronization
+import OpenIDSignIn
 
 /// An OpenID Connect relying party that signs in through the embedded engine.
 ///
@@ -14,59 +14,45 @@ import Synchronization
 /// `signIn` discovers the provider (once; the document is cached), sends an authorization request
 /// with PKCE S256, `state` and `nonce`, shows it in a ``WebAuthenticationSession``, checks the
 /// response (`iss`, `state`, error, response mode), exchanges the code, and validates the ID token.
+/// The flow is `OpenIDClient`'s (OpenIDSignIn, no WebKit), through a ``WebAuthenticationUserAgent``
+/// or a `SystemBrowserUserAgent`; this type keeps the engine's options, scripts and errors.
 public actor OpenIDConnectClient {
     /// Where the provider's configuration comes from.
-    public enum Provider: Sendable {
-        /// Discovered from the issuer on first use.
-        case issuer(String)
-        /// Given by hand.
-        case configuration(ProviderConfiguration)
-        /// The issuer that serves a person, found by WebFinger (OpenID Connect Discovery 1.0 §2,
-        /// `WebFingerQuery`) from what they typed (`alice@example.com`, `acct:…`, a URL), then
-        /// discovered, on first use.
-        case user(String)
-    }
+    public typealias Provider = OpenIDClient.Provider
 
+    /// The client the sign-ins run through.
+    private nonisolated let client: OpenIDClient
     /// The provider.
-    public nonisolated let provider: Provider
+    public nonisolated var provider: Provider { client.provider }
     /// This client's ID.
-    public nonisolated let clientID: String
+    public nonisolated var clientID: String { client.clientID }
     /// The registered redirect URI.
-    public nonisolated let redirectURI: RedirectURI
+    public nonisolated var redirectURI: RedirectURI { client.redirectURI }
     /// How the client authenticates at the token endpoint. Default: none (public client).
-    public nonisolated let authentication: ClientAuthentication
+    public nonisolated var authentication: ClientAuthentication { client.authentication }
     /// Whether plain `http` is accepted from a provider whose issuer is not loopback. Default: no;
     /// the issuer, the endpoints and the `jwks_uri` must then be https.
-    public nonisolated let allowInsecureHTTP: Bool
+    public nonisolated var allowInsecureHTTP: Bool { client.allowInsecureHTTP }
     /// Whether sign-ins push their authorization request first (PAR, RFC 9126) even when the
     /// provider does not require it. Default: only when its discovery document says
     /// `require_pushed_authorization_requests`.
-    public nonisolated let pushAuthorizationRequests: Bool
+    public nonisolated var pushAuthorizationRequests: Bool { client.pushAuthorizationRequests }
     /// Whether sign-ins ask for DPoP-bound tokens (RFC 9449): each makes a key, proves possession
     /// of it at the token endpoint, and keeps it in its `AuthState` for refreshes and resource requests.
-    public nonisolated let dpop: Bool
+    public nonisolated var dpop: Bool { client.dpop }
     /// The client's `id_token_signed_response_alg`, if it registered one: every ID token must be
     /// signed with it (or, for `none`, be unsigned and come from the token endpoint over https in
     /// the code flow). Default: any asymmetric algorithm, and HMAC with the client secret when it has one.
-    public nonisolated let idTokenSigning: IDTokenSigning?
-    let http: any HTTPClient
-    private var configuration: ProviderConfiguration?
-    private var validator: IDTokenValidator?
+    public nonisolated var idTokenSigning: IDTokenSigning? { client.idTokenSigning }
 
     /// A client. Nothing is fetched until the first call that needs the provider.
     public init(provider: Provider, clientID: String, redirectURI: RedirectURI,
                 authentication: ClientAuthentication = .none, allowInsecureHTTP: Bool = false,
                 pushAuthorizationRequests: Bool = false, dpop: Bool = false, idTokenSigning: IDTokenSigning? = nil,
                 http: any HTTPClient = URLSessionHTTPClient()) {
-        self.provider = provider
-        self.clientID = clientID
-        self.redirectURI = redirectURI
-        self.authentication = authentication
-        self.allowInsecureHTTP = allowInsecureHTTP
-        self.pushAuthorizationRequests = pushAuthorizationRequests
-        self.dpop = dpop
-        self.idTokenSigning = idTokenSigning
-        self.http = http
+        client = OpenIDClient(provider: provider, clientID: clientID, redirectURI: redirectURI, authentication: authentication,
+                              allowInsecureHTTP: allowInsecureHTTP, pushAuthorizationRequests: pushAuthorizationRequests,
+                              dpop: dpop, idTokenSigning: idTokenSigning, http: http)
     }
 
     /// A client of the provider at `issuer`, discovered on first use.
@@ -79,31 +65,11 @@ public actor OpenIDConnectClient {
     }
 
     /// The provider's configuration: the given one, or the discovery document (fetched once, after
-    /// WebFinger for a ``Provider/user(_:)``), after checking that it is https
+    /// WebFinger for a `OpenIDClient.Provider.user(_:)`), after checking that it is https
     /// (`ProviderConfiguration.checkTransportSecurity`).
     /// - Throws: `OpenIDConnectError.insecureEndpoint`, `OpenIDConnectError.webFinger`, or discovery's errors.
     public func providerConfiguration() async throws(OpenIDConnectError) -> ProviderConfiguration {
-        if let configuration { return configuration }
-        let checked = try await Self.configuration(of: provider, allowInsecureHTTP: allowInsecureHTTP, using: http)
-        configuration = checked
-        return checked
-    }
-
-    /// `provider`'s configuration, checked against the transport rule: the given one, or the
-    /// discovery document of the issuer (found by WebFinger for a ``Provider/user(_:)``).
-    static func configuration(of provider: Provider, allowInsecureHTTP: Bool, using http: any HTTPClient) async throws(OpenIDConnectError) -> ProviderConfiguration {
-        switch provider {
-        case .issuer(let issuer):
-            return try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
-        case .configuration(let given):
-            try given.checkTransportSecurity(allowInsecureHTTP: allowInsecureHTTP)
-            return given
-        case .user(let user):
-            let query: WebFingerQuery
-            do { query = try WebFingerQuery(user: user) } catch { throw .webFinger(error) }
-            let issuer = try await query.issuer(allowInsecureHTTP: allowInsecureHTTP, using: http)
-            return try await ProviderConfiguration.discover(issuer: issuer, allowInsecureHTTP: allowInsecureHTTP, using: http)
-        }
+        try await client.providerConfiguration()
     }
 
     /// Signs in: one call from nothing to validated tokens.
@@ -122,18 +88,10 @@ public actor OpenIDConnectClient {
                        additionalParameters: [String: String] = [:],
                        options: WebAuthenticationOptions = WebAuthenticationOptions(),
                        script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> SignInResult {
-        let configuration = try await mapping(await providerConfiguration(), as: SignInError.openIDConnect)
-        var parameters = additionalParameters
-        if !options.languages.isEmpty, parameters["ui_locales"] == nil { parameters["ui_locales"] = options.languages.joined(separator: " ") }
-        let request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType,
-                                           responseMode: responseMode, scopes: scopes, additionalParameters: parameters)
-        let url = try await mapping(await startURL(of: request, configuration), as: SignInError.openIDConnect)
-        // Fetched while the page is shown, not after the redirect (a provider without a key set
-        // fails at validation, as before).
-        await (try? idTokenValidator(configuration))?.prefetchKeys()
-        let session = WebAuthenticationSession(url: url, redirectURI: redirectURI, options: options)
-        let callback = try await present(session, script: script)
-        return try await mapping(await complete(callback, request: request, configuration: configuration), as: SignInError.openIDConnect)
+        try await mapping(await client.signIn(using: WebAuthenticationUserAgent(options: options, script: script), scopes: scopes,
+                                              responseType: responseType, responseMode: responseMode,
+                                              additionalParameters: additionalParameters),
+                          as: { SignInError($0) })
     }
 
     /// Signs in in the person's own browser (RFC 8252), for providers that refuse embedded views:
@@ -150,22 +108,9 @@ public actor OpenIDConnectClient {
     public func signInWithSystemBrowser(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
                                         redirectPath: String = "/callback", browser: SystemBrowser = .desktopDefault,
                                         timeout: Duration = .seconds(300)) async throws(SignInError) -> SignInResult {
-        let configuration = try await mapping(await providerConfiguration(), as: SignInError.openIDConnect)
-        let session = try await mapping(await SystemBrowserSession(path: redirectPath), as: SignInError.session)
-        let request = AuthorizationRequest(clientID: clientID, redirectURI: session.redirectURI, scopes: scopes,
-                                           additionalParameters: additionalParameters)
-        let url = try await mapping(await startURL(of: request, configuration), as: SignInError.openIDConnect)
-        let callback = try await mapping(await session.start(url: url, browser: browser, timeout: timeout), as: SignInError.session)
-        return try await mapping(await complete(callback, request: request, configuration: configuration), as: SignInError.openIDConnect)
-    }
-
-    /// The URL that starts `request`'s sign-in: the request pushed first (RFC 9126) when this
-    /// client asks for it or the provider requires it, else the authorization URL with every parameter.
-    private func startURL(of request: AuthorizationRequest, _ configuration: ProviderConfiguration) async throws(OpenIDConnectError) -> URL {
-        guard PushedAuthorizationRequest.isUsed(asked: pushAuthorizationRequests, by: configuration) else {
-            return request.url(authorizationEndpoint: configuration.authorizationEndpoint)
-        }
-        return try await PushedAuthorizationRequest(configuration: configuration, authentication: authentication, http: http).push(request)
+        let agent = SystemBrowserUserAgent(redirectPath: redirectPath, browser: browser, timeout: timeout)
+        return try await mapping(await client.signIn(using: agent, scopes: scopes, additionalParameters: additionalParameters),
+                                 as: { SignInError($0) })
     }
 
     /// Signs out at the provider (RP-Initiated Logout): shows its end-session page with the ID
@@ -179,94 +124,29 @@ public actor OpenIDConnectClient {
     public func signOut(_ state: AuthState, postLogoutRedirectURI: RedirectURI? = nil, options: WebAuthenticationOptions = WebAuthenticationOptions(),
                         clearWebsiteData: Bool = false, store: (any AuthStateStore)? = nil,
                         script: (@Sendable (WebAuthenticationSession) async throws -> Void)? = nil) async throws(SignInError) -> AuthState {
-        guard let endpoint = state.configuration.endSessionEndpoint else { throw .openIDConnect(.missingEndpoint("end_session_endpoint")) }
-        let request = EndSessionRequest(idTokenHint: state.idToken?.rawValue, postLogoutRedirectURI: postLogoutRedirectURI ?? redirectURI,
-                                        clientID: clientID)
-        let session = WebAuthenticationSession(url: request.url(endSessionEndpoint: endpoint),
-                                               redirectURI: request.postLogoutRedirectURI, options: options)
-        let callback = try await present(session, script: script)
-        try await mapping(request.validate(callback), as: SignInError.openIDConnect)
-        if clearWebsiteData, case .persistent(let directory) = options.websiteData {
-            try await mapping(await WebAuthEngine.clearWebsiteData(profileDirectory: directory), as: SignInError.session)
-        }
-        if let store { try await mapping(await store.remove(), as: SignInError.storage) }
-        var signedOut = state
-        signedOut.reauthenticationReason = .signedOut
-        return signedOut
+        try await mapping(await client.signOut(state, using: WebAuthenticationUserAgent(options: options, script: script),
+                                               postLogoutRedirectURI: postLogoutRedirectURI, clearWebsiteData: clearWebsiteData,
+                                               store: store),
+                          as: { SignInError($0) })
     }
 
-    /// Shows the session, running the script beside it. A script that throws cancels the session,
-    /// and the sign-in fails with the script's error; any other ending is the session's own.
-    private func present(_ session: WebAuthenticationSession,
-                         script: (@Sendable (WebAuthenticationSession) async throws -> Void)?) async throws(SignInError) -> RedirectCallback {
-        let scriptFailure = ScriptFailure()
-        let scriptTask = script.map { script in
-            Task {
-                do { try await script(session) } catch {
-                    scriptFailure.failure.withLock { $0 = SignInScriptError(error) }
-                    session.cancel()
-                }
-            }
-        }
-        defer { scriptTask?.cancel() }
-        do {
-            return try await session.start()
-        } catch {
-            if error == .cancelled, let failure = scriptFailure.failure.withLock({ $0 }) { throw .script(failure) }
-            throw .session(error)
-        }
+    /// Signs in with the device authorization grant (RFC 8628): `OpenIDClient.deviceAuthorization(scopes:additionalParameters:endpoint:)`.
+    /// - Throws: `DeviceAuthorizationError.noEndpoint(issuer:)`; discovery's errors as
+    ///   `DeviceAuthorizationError.openIDConnect(_:)`.
+    public func deviceAuthorization(scopes: [String] = ["openid"], additionalParameters: [String: String] = [:],
+                                    endpoint: URL? = nil) async throws(DeviceAuthorizationError) -> DeviceAuthorizationStates {
+        try await client.deviceAuthorization(scopes: scopes, additionalParameters: additionalParameters, endpoint: endpoint)
     }
 
-    /// Reads the redirect `callback` as the response to `request`, then exchanges its code and
-    /// validates the ID token.
-    private func complete(_ callback: RedirectCallback, request: AuthorizationRequest,
-                          configuration: ProviderConfiguration) async throws(OpenIDConnectError) -> SignInResult {
-        let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
-        let validator = try idTokenValidator(configuration)
-        var tokens: TokenResponse?
-        let rawIDToken: String
-        var frontChannelIDToken: IDToken?
-        let dpopKey = dpop ? DPoPKey() : nil
-        if let code = response.code {
-            if let frontChannel = response.idToken {
-                frontChannelIDToken = try await validate(frontChannel, with: validator, for: request, code: code)
-            }
-            let exchanged = try await TokenEndpoint(configuration: configuration, clientID: clientID, authentication: authentication,
-                                                    dpop: dpopKey, http: http).exchange(code: code, for: request)
-            guard let idToken = exchanged.idToken else { throw .missingParameter("id_token") }
-            tokens = exchanged
-            rawIDToken = idToken
-        } else {
-            guard let idToken = response.idToken else { throw .missingParameter("id_token") }
-            rawIDToken = idToken
-        }
-        // Only the code flow's token response may be unsigned (Core §3.1.3.7), never the hybrid flow's.
-        let source: IDTokenSource = request.responseType == .code && tokens != nil ? .codeFlowTokenEndpoint : .other
-        let idToken = try await validate(rawIDToken, with: validator, for: request, accessToken: tokens == nil ? response.accessToken : nil,
-                                         frontChannel: frontChannelIDToken, source: source)
-        return SignInResult(configuration: configuration, request: request, authorizationResponse: response,
-                            tokens: tokens, idToken: idToken, dpopKey: tokens == nil ? nil : dpopKey)
+    /// Registers a native client at the provider (RFC 7591): `OpenIDClient.register(provider:redirectURIs:clientName:authenticationMethod:scopes:initialAccessToken:allowInsecureHTTP:http:)`.
+    /// - Throws: `OpenIDConnectError`: `.registration`, or discovery's errors.
+    public static func register(provider: Provider, redirectURIs: [RedirectURI], clientName: String? = nil,
+                                authenticationMethod: SavedClient.AuthenticationMethod = .none, scopes: [String]? = nil,
+                                initialAccessToken: String? = nil, allowInsecureHTTP: Bool = false,
+                                http: any HTTPClient = URLSessionHTTPClient()) async throws(OpenIDConnectError)
+        -> (configuration: ProviderConfiguration, client: RegisteredClient) {
+        try await OpenIDClient.register(provider: provider, redirectURIs: redirectURIs, clientName: clientName,
+                                        authenticationMethod: authenticationMethod, scopes: scopes,
+                                        initialAccessToken: initialAccessToken, allowInsecureHTTP: allowInsecureHTTP, http: http)
     }
-
-    /// Validates `token` against `request`: its nonce, and `auth_time` when it asked for `max_age` or `prompt=login`.
-    private func validate(_ token: String, with validator: IDTokenValidator, for request: AuthorizationRequest,
-                          accessToken: String? = nil, code: String? = nil,
-                          frontChannel: IDToken? = nil, source: IDTokenSource = .other) async throws(OpenIDConnectError) -> IDToken {
-        try await mapping(await validator.validate(token, nonce: request.nonce, accessToken: accessToken, code: code,
-                                             authTime: request.authTimeRequirement, frontChannel: frontChannel, source: source),
-                          as: OpenIDConnectError.idToken)
-    }
-
-    private func idTokenValidator(_ configuration: ProviderConfiguration) throws(OpenIDConnectError) -> IDTokenValidator {
-        if let validator { return validator }
-        let made = try IDTokenValidator(configuration: configuration, clientID: clientID, clientSecret: authentication.secret,
-                                        signing: idTokenSigning, http: http)
-        validator = made
-        return made
-    }
-}
-
-/// The error of a login script that failed, recorded before it cancels the session.
-private final class ScriptFailure: Sendable {
-    let failure = Mutex<SignInScriptError?>(nil)
 }

@@ -13,7 +13,7 @@ enum BrowserOpener {
             let opener: SystemBrowser = command.map { .command([$0]) } ?? .desktopDefault
             let atTerminal = isatty(STDERR_FILENO) == 1
             if atTerminal { instruct(url) }
-            do throws(WebAuthenticationError) { try await opener.open(url) } catch {
+            do throws(AuthorizationUserAgentError) { try await opener.open(url) } catch {
                 if !atTerminal { instruct(url) }
                 // Its reason alone: "could not be opened" is this line's to say.
                 let reason = if case .browserUnavailable(let reason) = error { "\(reason)" } else { "\(error)" }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How ``SystemBrowserSession`` opens the person's browser on the authorization URL.
+/// How ``SystemBrowserUserAgent`` opens the person's browser on the authorization URL.
 public enum SystemBrowser: Sendable {
     /// The desktop's default browser: `xdg-open`, else `gio open`.
     case desktopDefault
@@ -10,8 +10,8 @@ public enum SystemBrowser: Sendable {
     case custom(@Sendable (URL) async throws -> Void)
 
     /// Opens `url`.
-    /// - Throws: ``WebAuthenticationError/browserUnavailable(_:)-swift.enum.case``.
-    public func open(_ url: URL) async throws(WebAuthenticationError) {
+    /// - Throws: ``AuthorizationUserAgentError/browserUnavailable(_:)``.
+    public func open(_ url: URL) async throws(AuthorizationUserAgentError) {
         switch self {
         case .desktopDefault:
             var failures: [BrowserUnavailableReason] = []
@@ -25,7 +25,7 @@ public enum SystemBrowser: Sendable {
             if let failure = await Self.run(command + [url.absoluteString]) { throw .browserUnavailable(failure) }
         case .custom(let open):
             // An opener that says why in our terms keeps its reason, so "could not be opened" is said once.
-            do { try await open(url) } catch WebAuthenticationError.browserUnavailable(let reason) { throw .browserUnavailable(reason) } catch {
+            do { try await open(url) } catch AuthorizationUserAgentError.browserUnavailable(let reason) { throw .browserUnavailable(reason) } catch {
                 throw .browserUnavailable(.customOpenerFailed(message: String(describing: error)))
             }
         }

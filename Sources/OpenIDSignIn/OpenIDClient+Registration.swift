@@ -1,16 +1,16 @@
 import Foundation
 import OpenIDConnect
 
-extension OpenIDConnectClient {
+extension OpenIDClient {
     /// Registers a native client at the provider (RFC 7591, OpenID Connect Dynamic Client
     /// Registration 1.0) and returns the provider's configuration and the registration, from which
     /// a client is made:
     ///
     /// ```swift
-    /// let (configuration, registered) = try await OpenIDConnectClient.register(
-    ///     provider: .issuer("https://id.example.com"), redirectURIs: [try RedirectURI("com.example.app:/cb")])
-    /// let client = OpenIDConnectClient(provider: .configuration(configuration), clientID: registered.clientID,
-    ///                                  redirectURI: try RedirectURI("com.example.app:/cb"), authentication: try registered.authentication())
+    /// let (configuration, registered) = try await OpenIDClient.register(
+    ///     provider: .issuer("https://id.example.com"), redirectURIs: [try RedirectURI("http://127.0.0.1/cb")])
+    /// let client = OpenIDClient(provider: .configuration(configuration), clientID: registered.clientID,
+    ///                           redirectURI: try RedirectURI("http://127.0.0.1/cb"), authentication: try registered.authentication())
     /// ```
     /// Keep the `RegisteredClient` where tokens are kept (`AuthState.registration`): it holds
     /// the client secret and the registration access token.

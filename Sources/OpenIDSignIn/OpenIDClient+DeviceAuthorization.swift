@@ -1,7 +1,7 @@
 import Foundation
 import OpenIDConnect
 
-extension OpenIDConnectClient {
+extension OpenIDClient {
     /// Signs in with the device authorization grant (RFC 8628), for a person with no display
     /// here (SSH, a headless box) or a kiosk's "sign in with your phone": the provider issues a
     /// user code, the person enters it at the verification URI on another device, and the

@@ -1,4 +1,4 @@
-/// Why the system browser could not be opened (``WebAuthenticationError/browserUnavailable(_:)-swift.enum.case``).
+/// Why the system browser could not be opened (``AuthorizationUserAgentError/browserUnavailable(_:)``).
 public enum BrowserUnavailableReason: Sendable, Hashable, CustomStringConvertible {
     /// The command of ``SystemBrowser/command(_:)`` is empty.
     case emptyCommand
@@ -12,7 +12,7 @@ public enum BrowserUnavailableReason: Sendable, Hashable, CustomStringConvertibl
     /// The opener of ``SystemBrowser/custom(_:)`` threw; `message` describes what it threw.
     case customOpenerFailed(message: String)
     /// A reason given as text alone, by code written for the `String` this error used to carry
-    /// (``WebAuthenticationError/browserUnavailable(_:)-swift.type.method``); the engine throws the cases above.
+    /// (WebAuthSession's `WebAuthenticationError.browserUnavailable(_:)`); ``SystemBrowser`` throws the cases above.
     case other(String)
 
     public var description: String {
