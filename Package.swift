@@ -241,7 +241,7 @@ let package = Package(
             // issue 16.8: client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
                                                      "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",
