@@ -1,6 +1,6 @@
 import OpenIDConnect
 
-/// The engine's failures as ``ReportedFailure`` classifies them: a sign-in's and its page's. The
+/// The engine's failures as `ReportedFailure` classifies them: a sign-in's and its page's. The
 /// protocol's and the store's are classified below, in WebAuthExitStatus, where the light
 /// `webauth` (no WebKit) reports them too.
 extension ReportedFailure {
