@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DevProvider", targets: ["DevProvider"]),
         .library(name: "WebAuthBroker", targets: ["WebAuthBroker"]),
         .executable(name: "webauth", targets: ["webauth"]),
+        .executable(name: "webauth-engine", targets: ["webauth-engine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -29,6 +30,14 @@ let package = Package(
             path: "CShims",
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
+        ),
+        // GLib, GIO and libsoup 3 without WebKit or GTK (issue 39.5): the GLib kit and the engine's
+        // own HTTP, which the light `webauth` links; CWebKitGTK's header includes this one.
+        .systemLibrary(
+            name: "CSoup",
+            path: "CShims/CSoup",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev"])]
         ),
         .systemLibrary(
             name: "CSecret",
@@ -110,10 +119,25 @@ let package = Package(
             name: "SecurityKeys",
             dependencies: ["WebAuthn", "OpenIDConnect", "CFido2"]
         ),
+        // The GLib lifetime kit: GObject references, signal connections, GErrors, a main context
+        // on a thread of its own. The engine, its HTTP and the broker use it; no WebKit, no GTK.
+        .target(name: "GLibKit", dependencies: ["CSoup"]),
+        // The engine's own HTTP (libsoup 3): proxies, the CA file, the client certificate. The page
+        // and the protocol share them; the light commands refresh through it without WebKit.
+        .target(name: "WebAuthNetwork", dependencies: ["OpenIDConnect", "GLibKit", "CSoup", .product(name: "Logging", package: "swift-log")]),
+        // The Secret Service (libsecret) store of sign-ins, without WebKit.
+        .target(name: "WebAuthKeyring", dependencies: ["OpenIDConnect", "GLibKit", "CSecret"]),
+        // The exit statuses webauth and the broker answer with, and how protocol and storage
+        // failures map to them.
+        .target(name: "WebAuthExitStatus", dependencies: ["OpenIDConnect"]),
         .target(
             name: "WebAuthSession",
             dependencies: [
                 "CWebKitGTK",
+                "GLibKit",
+                "WebAuthNetwork",
+                "WebAuthKeyring",
+                "WebAuthExitStatus",
                 "WebAuthn",
                 "SecurityKeys",
                 "CSecret",
@@ -126,13 +150,17 @@ let package = Package(
         // The broker's bus contract: names, options decoding, results. GVariant but no WebKit, so
         // the fuzzer links it (issue 29).
         .target(name: "WebAuthBrokerContract", dependencies: ["OpenIDConnect", "CGDBus"]),
+        // webauth's own side of the broker: GetToken of a running broker, without WebKit.
+        .target(name: "WebAuthBrokerClient", dependencies: ["WebAuthBrokerContract", "WebAuthExitStatus", "GLibKit", "OpenIDConnect", "CGDBus"]),
         // The sign-in broker on the session bus (issue 29): a layer beside the CLI, which
         // `webauth broker` only starts.
         .target(
             name: "WebAuthBroker",
             dependencies: [
                 "WebAuthBrokerContract",
+                "WebAuthBrokerClient",
                 "WebAuthSession",
+                "GLibKit",
                 "OpenIDConnect",
                 "CGDBus",
                 .product(name: "Logging", package: "swift-log"),
@@ -150,9 +178,38 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the light `webauth` and the engine's commands share: the token commands, the
+        // credential helpers, the option groups, exit statuses and advice. No WebKit, no GTK.
+        .target(
+            name: "WebAuthCommandLine",
+            dependencies: [
+                "OpenIDConnect",
+                "WebAuthFormats",
+                "WebAuthNetwork",
+                "WebAuthKeyring",
+                "WebAuthExitStatus",
+                "WebAuthBrokerClient",
+                "WebAuthBrokerContract",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // `webauth`, the light front (issue 39.5): token, env, exec, status, userinfo and the
+        // credential helpers here, without loading WebKitGTK or GTK; every other command is
+        // `webauth-engine`'s, which it executes.
         .executableTarget(
             name: "webauth",
             dependencies: [
+                "WebAuthCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The whole command tree, with the engine: `webauth` executes it for sign-ins, the
+        // broker, the demo, the manual and help.
+        .executableTarget(
+            name: "webauth-engine",
+            dependencies: [
+                "WebAuthCommandLine",
                 "WebAuthSession",
                 "WebAuthBroker",
                 "WebAuthBrokerContract",
@@ -199,7 +256,7 @@ let package = Package(
             // issue 16.8: client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
                                                      "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",

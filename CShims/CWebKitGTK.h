@@ -9,10 +9,12 @@
  * symbol carries the `cwk_` prefix. This module is imported `internal` only:
  * no C type crosses the public Swift API.
  *
- * This header belongs to the engine's GObject layer (Sources/WebAuthSession/GObject/):
- * only that folder connects signals (the `cwk_connect_*` helpers), takes and drops
- * references and frees GErrors; everything else goes through its Swift types
- * (GObjectReference, SignalConnection, RetainedBox, GLibError).
+ * This header belongs to the engine's GObject layer (Sources/WebAuthSession/GObject/ and the
+ * GLib kit below it, Sources/GLibKit/): only those connect signals (the `cwk_connect_*`
+ * helpers), take and drop references and free GErrors; everything else goes through their
+ * Swift types (GObjectReference, SignalConnection, RetainedBox, GLibError). What needs no
+ * WebKit and no GTK (GObject casts, the main context, libsoup's and GIO's signals, TLS) is in
+ * CSoup/CSoup.h, which this header includes: the light `webauth` links that alone.
  */
 #ifndef CWEBKITGTK_H
 #define CWEBKITGTK_H
@@ -21,11 +23,10 @@
 #include <webkit2/webkit2.h>
 #include <libsoup/soup.h>
 #include <jsc/jsc.h>
+#include "CSoup/CSoup.h"  /* GObject casts, signal connection, the main context, libsoup, TLS */
 
 /* ---- Checked casts (GObject cast macros) ------------------------------ */
 
-/** G_OBJECT(): any GObject instance as a GObject. */
-static inline GObject *cwk_object(gpointer instance) { return G_OBJECT(instance); }
 
 /** WEBKIT_WEB_VIEW(): a GtkWidget known to be a web view. */
 static inline WebKitWebView *cwk_web_view(GtkWidget *widget) { return WEBKIT_WEB_VIEW(widget); }
@@ -90,8 +91,6 @@ static inline SoupServer *cwk_soup_server_new(void) {
 /* ---- Signals (g_signal_connect is a macro; typed wrappers let the compiler
  *      check each handler's signature against the signal's) ---------------- */
 
-#define CWK_CONNECT(instance, signal, handler, data, destroy) \
-    g_signal_connect_data((instance), (signal), G_CALLBACK(handler), (data), (destroy), (GConnectFlags)0)
 
 /** WebKitWebView::decide-policy */
 typedef gboolean (*CWKDecidePolicyHandler)(WebKitWebView *, WebKitPolicyDecision *, WebKitPolicyDecisionType, gpointer);
@@ -195,16 +194,6 @@ static inline guint cwk_event_key_keyval(GdkEventKey *event) { return event->key
 
 /* ---- Main context ----------------------------------------------------- */
 
-/** Runs `function(data)` once on the next iteration of `context`, never inline.
- *  (g_main_context_invoke() runs inline when the caller owns the context, which
- *  would break an actor executor's one-job-at-a-time rule.) Safe from any thread. */
-static inline void cwk_main_context_schedule(GMainContext *context, GSourceFunc function, gpointer data) {
-    GSource *source = g_idle_source_new();
-    g_source_set_priority(source, G_PRIORITY_DEFAULT);
-    g_source_set_callback(source, function, data, NULL);
-    g_source_attach(source, context);
-    g_source_unref(source);
-}
 
 /* ---- Downloads and printing: a sign-in does neither ------------------------ */
 
@@ -327,21 +316,7 @@ static inline gulong cwk_connect_sent_request(WebKitWebResource *resource, CWKSe
     return CWK_CONNECT(resource, "sent-request", handler, data, destroy);
 }
 
-/** SoupMessage::authenticate (a server or a proxy asks the HTTP client for credentials);
- *  returning TRUE means the handler answered (soup_auth_authenticate or soup_auth_cancel). */
-typedef gboolean (*CWKSoupAuthenticateHandler)(SoupMessage *, SoupAuth *, gboolean retrying, gpointer);
-static inline gulong cwk_connect_soup_authenticate(SoupMessage *message, CWKSoupAuthenticateHandler handler,
-                                                   gpointer data, GClosureNotify destroy) {
-    return CWK_CONNECT(message, "authenticate", handler, data, destroy);
-}
 
-/** SoupMessage::accept-certificate (the peer's certificate failed the TLS database's checks);
- *  returning TRUE accepts it. */
-typedef gboolean (*CWKSoupAcceptCertificateHandler)(SoupMessage *, GTlsCertificate *, GTlsCertificateFlags, gpointer);
-static inline gulong cwk_connect_soup_accept_certificate(SoupMessage *message, CWKSoupAcceptCertificateHandler handler,
-                                                         gpointer data, GClosureNotify destroy) {
-    return CWK_CONNECT(message, "accept-certificate", handler, data, destroy);
-}
 
 /* ---- Issue 19: the kiosk a visitor can use ------------------------------ */
 
@@ -358,43 +333,9 @@ static inline GtkBin *cwk_bin(GtkWidget *widget) { return GTK_BIN(widget); }
 
 /* ---- Issue 16.4: client certificates (mutual TLS, smart cards) ------------ */
 
-/** Whether a certificate has its private key, in memory (`private-key`) or on a PKCS#11 token
- *  (`private-key-pkcs11-uri`): g_object_get() is variadic, which Swift cannot call. */
-static inline gboolean cwk_tls_certificate_has_private_key(GTlsCertificate *certificate) {
-    GByteArray *key = NULL;
-    gchar *uri = NULL;
-    g_object_get(certificate, "private-key", &key, "private-key-pkcs11-uri", &uri, NULL);
-    gboolean has = key != NULL || uri != NULL;
-    if (key) g_byte_array_unref(key);
-    g_free(uri);
-    return has;
-}
 
-/** SoupMessage::request-certificate-password (a PKCS#11 token asks for its PIN during the
- *  handshake); returning TRUE means the handler set it and called
- *  soup_message_tls_client_certificate_password_request_complete(). */
-typedef gboolean (*CWKSoupCertificatePasswordHandler)(SoupMessage *, GTlsPassword *, gpointer);
-static inline gulong cwk_connect_soup_request_certificate_password(SoupMessage *message, CWKSoupCertificatePasswordHandler handler,
-                                                                   gpointer data, GClosureNotify destroy) {
-    return CWK_CONNECT(message, "request-certificate-password", handler, data, destroy);
-}
 
-/** SoupMessage::network-event (a step of the message's connection: resolving, connecting, the TLS
- *  handshake starting...), with the connection's stream. */
-typedef void (*CWKSoupNetworkEventHandler)(SoupMessage *, GSocketClientEvent, GIOStream *, gpointer);
-static inline gulong cwk_connect_soup_network_event(SoupMessage *message, CWKSoupNetworkEventHandler handler,
-                                                    gpointer data, GClosureNotify destroy) {
-    return CWK_CONNECT(message, "network-event", handler, data, destroy);
-}
 
-/** Gives a TLS connection (a stream that is one) its client certificate before its handshake:
- *  GnuTLS then keys the sessions it resumes by the certificate too, so a connection with another
- *  certificate or none never resumes this one's. (libsoup's own
- *  soup_message_set_tls_client_certificate() answers the server's request during the handshake,
- *  after the session's key was made without it.) */
-static inline void cwk_tls_stream_set_certificate(GIOStream *stream, GTlsCertificate *certificate) {
-    if (G_IS_TLS_CONNECTION(stream)) g_tls_connection_set_certificate(G_TLS_CONNECTION(stream), certificate);
-}
 
 /** The scheme ("http", "https") of the server asking for authentication, copied into `buffer`
  *  (empty when WebKit gives none): the request's security origin is a boxed type whose reference
@@ -474,12 +415,5 @@ static inline gboolean cwk_window_set_transient_for_exported(GtkWidget *window, 
 
 /* ---- Issue 42.3: a broker whose bus went away leaves ------------------------ */
 
-/** GDBusConnection::closed (the bus daemon went, or the connection broke). The connection is a
- *  `GDBusConnection *` that the broker holds as an opaque pointer. */
-typedef void (*CWKBusClosedHandler)(void *, gboolean, GError *, gpointer);
-static inline gulong cwk_connect_bus_closed(void *connection, CWKBusClosedHandler handler,
-                                            gpointer data, GClosureNotify destroy) {
-    return CWK_CONNECT(connection, "closed", handler, data, destroy);
-}
 
 #endif /* CWEBKITGTK_H */

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import WebAuthSession
-@testable import webauth
+@testable import webauth_engine
 
 /// What a failed command's message says it left, checked against what is on disk.
 @Suite("Failure artefacts (what the message says was left)")

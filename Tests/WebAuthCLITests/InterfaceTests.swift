@@ -127,11 +127,13 @@ struct InterfaceTests {
         let pages = try FileManager.default.contentsOfDirectory(atPath: prefix.appendingPathComponent("share/man/man1").path)
         #expect(pages.count == 18 && pages.contains("webauth-register.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
                 "\(pages.sorted())")
-        // Issue 29: the broker's D-Bus activation file and systemd user unit, naming the installed binary.
+        // Issue 29: the broker's D-Bus activation file and systemd user unit, naming the installed
+        // engine (issue 39.5: the broker needs it, so they start it, not the light front).
         let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.webauthsession.Broker.service"), encoding: .utf8)
-        #expect(activation.contains("Name=org.webauthsession.Broker\nExec=\(prefix.path)/bin/webauth broker\nSystemdService=webauth-broker.service"), "\(activation)")
+        #expect(activation.contains("Name=org.webauthsession.Broker\nExec=\(prefix.path)/lib/webauth/webauth-engine broker\nSystemdService=webauth-broker.service"), "\(activation)")
         let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/webauth-broker.service"), encoding: .utf8)
-        #expect(unit.contains("BusName=org.webauthsession.Broker\nExecStart=\(prefix.path)/bin/webauth broker"), "\(unit)")
+        #expect(unit.contains("BusName=org.webauthsession.Broker\nExecStart=\(prefix.path)/lib/webauth/webauth-engine broker"), "\(unit)")
+        #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("lib/webauth/webauth-engine").path), "the engine beside the front")
         let rendered = try await webauth.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", prefix.appendingPathComponent("share/man/man1/webauth-token.1").path],
                                              environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
         #expect(rendered.status == 0 && rendered.stdout.contains("--min-valid") && !rendered.stderr.contains("warning"),

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 import WebAuthSession
-@testable import webauth
+import WebAuthCommandLine
+@testable import webauth_engine
 
 /// Every network option works the same three ways: the flag, the configuration file's key (the
 /// `--config` file or the default one) and the Swift API's `WebAuthenticationOptions` value; and
@@ -90,7 +91,7 @@ struct NetworkOptionsTests {
         let environment = ["https_proxy": "http://environment.example:8080", "XDG_CONFIG_HOME": folder.path]
         let ways: [(String, NetworkSettings)] = [
             ("flags", try NetworkOptions.parse(option.flags).settings(from: nil, environment: environment)),
-            ("--config", try NetworkOptions.parse([]).settings(from: ConfigurationFile(path: path), environment: environment)),
+            ("--config", try NetworkOptions.parse([]).settings(from: WebAuthCommandLine.ConfigurationFile(commandPath: path), environment: environment)),
             ("a command without flags, --config", try NetworkSettings.unflagged(config: path, environment: environment)),
             ("a command without flags, the default file", try NetworkSettings.unflagged(config: nil, environment: environment)),
         ]

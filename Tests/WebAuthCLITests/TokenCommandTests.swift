@@ -3,7 +3,7 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
-@testable import webauth
+import WebAuthCommandLine
 
 /// `webauth token`'s flags, `webauth exec` and `webauth env`, each after a real sign-in through
 /// the development provider's page, with the built binary.

@@ -81,12 +81,22 @@ public struct CallerApplication: Sendable, Hashable, CustomStringConvertible {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/exe") else {
             throw .unreadable("\(process)/exe cannot be read")
         }
-        if executable == (try? FileManager.default.destinationOfSymbolicLink(atPath: procRoot + "/self/exe")) {
+        if let own = try? FileManager.default.destinationOfSymbolicLink(atPath: procRoot + "/self/exe"),
+           webauthExecutables(engine: own).contains(executable) {
             return CallerApplication(.webauth)
         }
         let script = InterpreterScript.script(executable: executable, commandLine: Self.commandLine(process),
                                               workingDirectory: try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/cwd"))
         return CallerApplication(.executable(path: executable, script: script))
+    }
+
+    /// The executables that are `webauth` to a broker running as `engine`: the engine itself, and
+    /// the light front that executes it (issue 39.5), where the front looks for it: the same
+    /// folder (a build), or `PREFIX/bin/webauth` for `PREFIX/lib/webauth/webauth-engine`.
+    static func webauthExecutables(engine: String) -> Set<String> {
+        let folder = URL(fileURLWithPath: engine).deletingLastPathComponent()
+        return [engine, folder.appendingPathComponent("webauth").path,
+                folder.appendingPathComponent("../../bin/webauth").standardizedFileURL.path]
     }
 
     /// The process's arguments, `argv[0]` first.

@@ -1,12 +1,5 @@
 internal import CWebKitGTK
 
-/// A GObject signal with the C handler type it calls (the shim header's typed connect helpers,
-/// so the compiler checks each handler's signature). ``SignalConnection`` connects one.
-struct GObjectSignal<Instance: GObjectPointer, Handler> {
-    /// Connects a handler with its user data and the notify that releases it; returns the handler id.
-    let connect: (Instance, Handler, UnsafeMutableRawPointer?, GClosureNotify?) -> gulong
-}
-
 extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKDecidePolicyHandler {
     /// `WebKitWebView::decide-policy`.
     static var decidePolicy: Self { Self { cwk_connect_decide_policy($0, $1, $2, $3) } }
@@ -40,26 +33,6 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, H
 extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebResource>, Handler == CWKSentRequestHandler {
     /// `WebKitWebResource::sent-request` (the resource's request went out, first or after a redirect).
     static var sentRequest: Self { Self { cwk_connect_sent_request($0, $1, $2, $3) } }
-}
-
-extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAuthenticateHandler {
-    /// `SoupMessage::authenticate` (a server or a proxy asks the HTTP client for credentials).
-    static var soupAuthenticate: Self { Self { cwk_connect_soup_authenticate($0, $1, $2, $3) } }
-}
-
-extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupAcceptCertificateHandler {
-    /// `SoupMessage::accept-certificate` (the peer's certificate failed the TLS database's checks).
-    static var acceptCertificate: Self { Self { cwk_connect_soup_accept_certificate($0, $1, $2, $3) } }
-}
-
-extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupCertificatePasswordHandler {
-    /// `SoupMessage::request-certificate-password` (a PKCS#11 token asks for its PIN in the TLS handshake).
-    static var requestCertificatePassword: Self { Self { cwk_connect_soup_request_certificate_password($0, $1, $2, $3) } }
-}
-
-extension GObjectSignal where Instance == OpaquePointer, Handler == CWKSoupNetworkEventHandler {
-    /// `SoupMessage::network-event` (a step of the message's connection, with its stream).
-    static var networkEvent: Self { Self { cwk_connect_soup_network_event($0, $1, $2, $3) } }
 }
 
 extension GObjectSignal where Instance == UnsafeMutablePointer<WebKitWebView>, Handler == CWKProcessTerminatedHandler {

@@ -40,18 +40,3 @@ final class SignalConnection {
         watch = nil
     }
 }
-
-/// A signal handler's user data: its target, held weakly, so a handler that runs during the
-/// target's teardown finds `nil`, never a freed object.
-struct WeakTarget<Object: AnyObject> {
-    weak var object: Object?
-
-    init(_ object: Object) {
-        self.object = object
-    }
-
-    /// The target behind a handler's `user_data` (callable from the C handler itself).
-    static func from(_ data: UnsafeMutableRawPointer?) -> Object? {
-        RetainedValue<WeakTarget>.borrow(data)?.object
-    }
-}

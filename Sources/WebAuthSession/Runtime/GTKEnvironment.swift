@@ -115,15 +115,6 @@ package enum GTKEnvironment {
 /// here so that the environment is changed in this one file. The library never calls them for a
 /// host application: `webauth` does.
 extension GTKEnvironment {
-    /// Removes `names` from the process environment (their values stay wherever the caller read
-    /// them): WebKit's web and network processes, and every program started later, inherit the rest.
-    /// Their values are blanked in the block `/proc/PID/environ` shows too (``InitialEnvironmentBlock``).
-    package nonisolated static func withhold(_ names: some Sequence<String>) {
-        let names = Set(names)
-        for name in names where getenv(name) != nil { unsetenv(name) }
-        InitialEnvironmentBlock.blankValues(of: names)
-    }
-
     /// Points `XDG_RUNTIME_DIR` at `path`, where GLib then puts its runtime files.
     package nonisolated static func useRuntimeDirectory(_ path: String) {
         setenv("XDG_RUNTIME_DIR", path, 1)

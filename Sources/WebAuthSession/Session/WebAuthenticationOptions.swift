@@ -66,16 +66,16 @@ public struct WebAuthenticationOptions: Sendable {
     /// empty, the user's locale (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) and no `ui_locales`.
     /// The languages belong to the web context, so sessions open at the same time share the last one set.
     public var languages: [String] = []
-    /// The proxy the page goes through (give ``SoupHTTPClient`` the same one for the token
-    /// request). Default: ``ProxySetting/environment``.
+    /// The proxy the page goes through (give `SoupHTTPClient` the same one for the token
+    /// request). Default: `ProxySetting/environment`.
     public var proxy: ProxySetting = .environment
     /// Certificate authorities trusted beside the system's, for a provider with an internal CA
-    /// (give ``SoupHTTPClient`` the same file for the token request). A page whose certificate
+    /// (give `SoupHTTPClient` the same file for the token request). A page whose certificate
     /// does not lead to them or to the system's still fails with ``WebAuthenticationError/tlsFailure(url:host:errors:)``.
     /// Default: none.
     public var caFile: TrustedCAFile?
     /// The certificate the page presents to a server that asks for one in the TLS handshake
-    /// (mutual TLS, a smart card; give ``SoupHTTPClient`` the same one for the token request).
+    /// (mutual TLS, a smart card; give `SoupHTTPClient` the same one for the token request).
     /// With none, a server that asks ends the session with ``WebAuthenticationError/clientCertificateRequested(host:)``;
     /// it goes only to the hosts ``secretHosts`` allows. Default: none.
     public var clientCertificate: ClientCertificate?

@@ -30,7 +30,8 @@ struct BrokerBus {
         let services = directory.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let template = try String(contentsOf: root.appendingPathComponent("scripts/broker/org.webauthsession.Broker.service"), encoding: .utf8)
-        try template.replacingOccurrences(of: "@bindir@/webauth broker", with: ([WebAuthBinary.binary.path, "broker"] + arguments).joined(separator: " "))
+        try template.replacingOccurrences(of: "@enginedir@/webauth-engine broker",
+                                          with: ([WebAuthBinary.binary.deletingLastPathComponent().appendingPathComponent("webauth-engine").path, "broker"] + arguments).joined(separator: " "))
             .write(to: services.appendingPathComponent("org.webauthsession.Broker.service"), atomically: true, encoding: .utf8)
         var xvfb: ChildProcess?
         var name: String?

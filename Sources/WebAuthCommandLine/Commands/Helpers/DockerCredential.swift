@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import OpenIDConnect
+
+/// `docker-credential-webauth <get|list|erase|store>`: Docker's credential-helper protocol. The
+/// `webauth` executable answers it when started under that name (a symlink on `PATH`, which
+/// `scripts/install` makes), and as `webauth docker-credential`.
+package struct DockerCredential: CredentialHelperCommand {
+    /// The command-line parser makes it.
+    package init() {}
+
+    /// The name Docker looks for on `PATH` for `"credsStore": "webauth"` or `"credHelpers"`.
+    package static let programName = "docker-credential-webauth"
+    /// What the reference helpers print (on stdout, exit 1) for a server they hold nothing for;
+    /// Docker reads exactly this text.
+    package static let notFound = "credentials not found in native keychain"
+
+    package static let configuration = CommandConfiguration(
+        commandName: "docker-credential",
+        abstract: "A Docker credential helper (run as docker-credential-webauth): the access token as a registry's password.",
+        discussion: """
+            In ~/.docker/config.json: "credHelpers": {"registry.example.com": "webauth"}, with \
+            docker-credential-webauth on PATH (a symlink to webauth; scripts/install makes it), and the registry \
+            mapped in the configuration file: {"credential_hosts": {"registry.example.com": "default"}}. get reads the \
+            server URL on stdin and prints {"ServerURL", "Username": "oauth2", "Secret": the access token}, only for \
+            a mapped registry over https (http only for a loopback host whose key says http://); list prints exactly \
+            the registries get serves ({"host": "oauth2"}); erase drops the cached access token; store is refused \
+            (the token is webauth's: run webauth login); version prints webauth's version. A registry that \
+            credential_hosts does not map gets "\(notFound)" and exit 1. Pairs with git-credential and kubernetes-credential.
+            """)
+
+    /// What Docker asks.
+    package enum Operation: String, ExpressibleByArgument, CaseIterable {
+        /// Credentials for the server URL on stdin.
+        case get
+        /// The hosts this helper answers for.
+        case list
+        /// The credential failed, or `docker logout`: drop the cached access token.
+        case erase
+        /// `docker login` would save a password: refused.
+        case store
+        /// The helper's version (the reference helpers answer it).
+        case version
+    }
+
+    @Argument(help: "get, list, erase, store or version (as Docker calls it).")
+    package var operation: Operation
+
+    @OptionGroup package var helper: CredentialHelperOptions
+
+    package func run() async throws {
+        try await reportingFailures(ifInterrupted: "no credential was given", offering: .timeout) {
+            // Docker shows a helper's stdout as the error: the one line goes there too.
+            do { try await answer() } catch let failure as CommandFailure {
+                print(failure.message)
+                throw failure
+            }
+        }
+    }
+
+    private func answer() async throws {
+        switch operation {
+        case .version:
+            print("docker-credential-webauth (webauth) \(WebAuthVersion.current)")
+        case .store:
+            throw CommandFailure(.usage, "docker-credential-webauth does not store passwords: the registry's credential is the access token "
+                + "of a webauth sign-in", advice: "Run `webauth login`, and remove the registry from `docker login`.")
+        case .list:
+            let gate = try helper.gate()
+            let served = (gate.credentialHosts?.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
+            print(JSONValue.object(Dictionary(uniqueKeysWithValues: served.keys.map { ($0.description, .string("oauth2")) })).description)
+        case .get, .erase:
+            try await answerRequest(erasing: operation == .erase)
+        }
+    }
+
+    package static let helperName = programName
+    package static let readsConfigurationFirst = true
+
+    package static func request(in input: Data) -> CredentialHelperRequest? { CredentialHelperRequest(dockerServerURL: serverURL(in: input)) }
+
+    /// Docker names no token: `erase` drops the cached one.
+    package static func failedToken(in request: CredentialHelperRequest) -> String? { nil }
+
+    package func printAnswer(token: String, input: Data) {
+        print(JSONValue.object(["ServerURL": .string(Self.serverURL(in: input)), "Username": .string("oauth2"), "Secret": .string(token)]).description)
+    }
+
+    /// Docker's "not found": the text it reads, and exit 1.
+    package func noAnswer() throws {
+        print(Self.notFound)
+        throw ExitCode(1)
+    }
+
+    /// The server URL Docker wrote on stdin.
+    private static func serverURL(in input: Data) -> String {
+        String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import WebAuthCommandLine
+
+/// `webauth`, the light front (issue 39.5): the commands scripts and other tools call most
+/// (`token`, `env`, `exec`, `status`, `userinfo`, the git, Docker and Kubernetes credential
+/// helpers, `--version`) run here, without loading WebKitGTK or GTK; every other command, help and
+/// the manual are `webauth-engine`'s, which this process becomes (``EngineExecutable``), so a
+/// person still has one `webauth` with the whole command tree.
+@main
+enum WebAuthFront {
+    static func main() async {
+        let arguments = CommandLine.arguments
+        guard LightCommand.serves(arguments) else { EngineExecutable.replaceProcess(arguments) }
+        // As in the engine: our secret variables leave the environment before any command runs,
+        // so a program `exec` starts never inherits them.
+        CommandEnvironment.withholdSecrets()
+        do {
+            if LightCommand.isDockerHelper(arguments) {
+                var command = try DockerCredential.parseAsRoot(Array(arguments.dropFirst()))
+                try await run(&command)
+            } else {
+                var command = try LightCommand.parseAsRoot(Array(arguments.dropFirst()))
+                try await run(&command)
+            }
+        } catch is EngineRequired {
+            EngineExecutable.replaceProcess(arguments, environment: CommandEnvironment.original)
+        } catch {
+            LightCommand.exit(withError: error)
+        }
+    }
+
+    /// Runs a parsed command, async or not.
+    private static func run(_ command: inout any ParsableCommand) async throws {
+        if var command = command as? any AsyncParsableCommand { try await command.run() } else { try command.run() }
+    }
+}

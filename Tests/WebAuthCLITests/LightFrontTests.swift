@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Issue 39.5: the commands other tools call most (`token`, `env`, `exec`, `status`, `userinfo`,
+/// the git, Docker and Kubernetes credential helpers, `--version`) run in the light `webauth`,
+/// which links neither WebKitGTK nor GTK; every other command runs in `webauth-engine`, which the
+/// front finds from its own real path, in a build and in an installed `PREFIX`.
+@Suite("the light webauth: no WebKitGTK or GTK for the token commands, the engine found for the rest", .timeLimit(.minutes(5)))
+struct LightFrontTests {
+    let webauth = WebAuthBinary()
+
+    /// What `ldd` says `binary` needs.
+    private func libraries(_ binary: URL) async throws -> String {
+        let run = try await webauth.run(URL(fileURLWithPath: "/usr/bin/ldd"), [binary.path])
+        #expect(run.status == 0, "ldd: \(run.stderr)")
+        return run.stdout
+    }
+
+    @Test("ldd of the light webauth names neither libwebkit2gtk nor libgtk (and of webauth-engine, both)")
+    func linksNoEngine() async throws {
+        let light = try await libraries(WebAuthBinary.binary)
+        #expect(!light.contains("libwebkit2gtk") && !light.contains("libgtk"), "the light webauth links the engine:\n\(light)")
+        // The check sees what it looks for: the engine beside it links both.
+        let engine = try await libraries(WebAuthBinary.binary.deletingLastPathComponent().appendingPathComponent("webauth-engine"))
+        #expect(engine.contains("libwebkit2gtk") && engine.contains("libgtk"), "\(engine)")
+    }
+
+    /// The libraries the dynamic loader opened for a run of `webauth arguments` (`LD_DEBUG=libs`).
+    private func loaded(_ arguments: [String]) async throws -> (run: WebAuthBinary.Run, libraries: String) {
+        let run = try await webauth(arguments, environment: ["LD_DEBUG": "libs"])
+        return (run, run.stderr.split(separator: "\n").filter { $0.contains("calling init:") }.joined(separator: "\n"))
+    }
+
+    @Test("status, token, env, the helpers and --version load no WebKitGTK or GTK; login --help and doctor do, through the engine")
+    func whatEachCommandLoads() async throws {
+        for arguments in [["--version"], ["status"], ["token"], ["env"], ["git-credential", "get"], ["docker-credential", "list"],
+                          ["kubernetes-credential"], ["exec", "--", "true"], ["token", "--help"]] {
+            let (run, libraries) = try await loaded(arguments)
+            #expect(!libraries.isEmpty, "\(arguments): LD_DEBUG said nothing: \(run.stderr.prefix(300))")
+            #expect(!libraries.contains("libwebkit2gtk") && !libraries.contains("libgtk"), "\(arguments) loaded the engine:\n\(libraries)")
+        }
+        // Not signed in: the light status says so as the engine's did (exit 6, the same JSON).
+        let status = try await webauth(["status"])
+        #expect(status.status == 6 && status.stdout.contains("\"signed_in\":false"), "\(status.stdout)\n\(status.stderr)")
+        for arguments in [["login", "--help"], ["--help"], ["tokn"]] {
+            let (run, libraries) = try await loaded(arguments)
+            #expect(libraries.contains("libwebkit2gtk"), "\(arguments) did not reach the engine: \(run.stderr.suffix(300))")
+        }
+        let help = try await webauth(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("login") && help.stdout.contains("kubernetes-credential") && help.stdout.contains("broker"),
+                "the whole command tree: \(help.stdout)")
+    }
+
+    /// Copies an executable with cp(1): a descriptor this process opened for writing could be
+    /// inherited by a child another test forks meanwhile, and running the copy would then fail
+    /// with ETXTBSY for as long as that child lives.
+    private func copy(_ source: URL, to destination: URL) async throws {
+        let run = try await webauth.run(URL(fileURLWithPath: "/bin/cp"), [source.path, destination.path])
+        #expect(run.status == 0, "cp: \(run.stderr)")
+    }
+
+    @Test("an installed webauth finds PREFIX/lib/webauth/webauth-engine through a symlink elsewhere; without it, a clear error")
+    func findsTheEngine() async throws {
+        let prefix = webauth.home.appendingPathComponent("prefix")
+        let bin = prefix.appendingPathComponent("bin"), lib = prefix.appendingPathComponent("lib/webauth")
+        for folder in [bin, lib, webauth.home.appendingPathComponent("elsewhere"), webauth.home.appendingPathComponent("alone")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        let build = WebAuthBinary.binary.deletingLastPathComponent()
+        try await copy(WebAuthBinary.binary, to: bin.appendingPathComponent("webauth"))
+        try await copy(build.appendingPathComponent("webauth-engine"), to: lib.appendingPathComponent("webauth-engine"))
+        let link = webauth.home.appendingPathComponent("elsewhere/webauth")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: bin.appendingPathComponent("webauth"))
+        let help = try await webauth.run(link, ["logout", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: webauth logout"), "\(help.stdout)\n\(help.stderr)")
+
+        let alone = webauth.home.appendingPathComponent("alone/webauth")
+        try await copy(WebAuthBinary.binary, to: alone)
+        let missing = try await webauth.run(alone, ["login", "--help"])
+        #expect(missing.status == 1 && missing.stderr.contains("Error: webauth-engine, which runs this command, is not installed")
+                    && missing.stderr.contains(webauth.home.appendingPathComponent("lib/webauth/webauth-engine").path),
+                "\(missing.stderr)")
+        // Its own commands still run without the engine.
+        let version = try await webauth.run(alone, ["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
+    }
+}
