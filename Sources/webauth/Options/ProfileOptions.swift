@@ -3,18 +3,16 @@ import Foundation
 import OpenIDConnect
 import WebAuthSession
 
-/// Where a sign-in is kept: the saved tokens (by profile name) and, unless ephemeral, the
-/// provider's cookies in a WebKit profile directory.
-struct ProfileOptions: ParsableArguments {
-    @Option(help: "Name of the saved sign-in (and of the cookie profile that keeps you signed in to the provider). Default: $WEBAUTH_PROFILE, else default.")
-    var profile: String?
+/// Which saved sign-in a command uses and where it is kept: what ``ProfileOptions`` (the commands
+/// that sign in or out) and ``TokenProfileOptions`` (the commands that only use a sign-in) share.
+protocol ProfileChoice: ParsableArguments {
+    /// `--profile`.
+    var profile: String? { get set }
+    /// `--store`.
+    var store: StoreChoice? { get }
+}
 
-    @Flag(help: "Keep no cookies: the provider asks for the password again next time (the default without --profile).")
-    var ephemeral = false
-
-    @Option(help: "Where the sign-in is kept: keyring, file or none (default: the keyring when one can take it, else a file; store in --config).")
-    var store: StoreChoice?
-
+extension ProfileChoice {
     /// The profile asked for: `--profile`, else a non-empty `$WEBAUTH_PROFILE`.
     func chosenProfile(_ environment: [String: String] = CommandEnvironment.original) -> String? {
         profile ?? environment["WEBAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -24,7 +22,7 @@ struct ProfileOptions: ParsableArguments {
     var name: String { chosenProfile() ?? "default" }
 
     /// These options for the profile `name` (a credential helper's host mapping chose it).
-    func named(_ name: String) -> ProfileOptions {
+    func named(_ name: String) -> Self {
         var options = self
         options.profile = name
         return options
@@ -35,17 +33,11 @@ struct ProfileOptions: ParsableArguments {
         try await ProfileStore.forReading(name: name, choice: store)
     }
 
-    /// Where website data lives for a session.
-    func websiteData(environment: [String: String] = CommandEnvironment.original) -> WebAuthenticationOptions.WebsiteData {
-        guard let profile = chosenProfile(environment), !ephemeral else { return .ephemeral }
-        return .profile(profile, environment: environment)
-    }
-
-    /// The saved sign-in, when its client registered itself (`webauth register`): what `login`
-    /// signs in with when it is given no client. `nil` when there is none, or it cannot be read.
-    func registeredState() async -> AuthState? {
-        guard let state = try? await savedState().state, state.registration?.clientID == state.clientID else { return nil }
-        return state
+    /// The saved sign-in, for its provider and client (one that registered itself with `webauth
+    /// register`, or the last sign-in's): what `login` signs in with again when it is given no
+    /// client. `nil` when there is none, or it cannot be read.
+    func savedClientState() async -> AuthState? {
+        try? await savedState().state
     }
 
     /// The saved sign-in, or ``ExitStatus/signInRequired``.
@@ -56,6 +48,35 @@ struct ProfileOptions: ParsableArguments {
         }
         return (state, store)
     }
+}
+
+/// Where a sign-in is kept, for the commands that sign in or out: the saved tokens (by profile
+/// name) and, unless ephemeral, the provider's cookies in a WebKit profile directory.
+struct ProfileOptions: ProfileChoice {
+    @Option(help: "Name of the saved sign-in (and of the cookie profile that keeps you signed in to the provider). Default: $WEBAUTH_PROFILE, else default.")
+    var profile: String?
+
+    @Flag(help: "Keep no cookies: the provider asks for the password again next time (the default without --profile).")
+    var ephemeral = false
+
+    @Option(help: "Where the sign-in is kept: keyring, file or none (default: the keyring when one can take it, else a file; store in --config).")
+    var store: StoreChoice?
+
+    /// Where website data lives for a session.
+    func websiteData(environment: [String: String] = CommandEnvironment.original) -> WebAuthenticationOptions.WebsiteData {
+        guard let profile = chosenProfile(environment), !ephemeral else { return .ephemeral }
+        return .profile(profile, environment: environment)
+    }
+}
+
+/// Which saved sign-in a command that only uses one reads (`token`, `env`, `exec`, `status`,
+/// `userinfo`, the git and Docker helpers): no cookies to keep or drop, no `--config` to name a store.
+struct TokenProfileOptions: ProfileChoice {
+    @Option(help: "Name of the saved sign-in. Default: $WEBAUTH_PROFILE, else default.")
+    var profile: String?
+
+    @Option(help: "Where the sign-in is kept: keyring or file (default: the keyring when one answers, else the file; a sign-in that fell back to its file is found there either way).")
+    var store: StoreChoice?
 }
 
 /// How the sign-in page is shown.

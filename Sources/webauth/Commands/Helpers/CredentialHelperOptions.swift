@@ -9,7 +9,7 @@ struct CredentialHelperOptions: ParsableArguments {
                                valueName: "file"))
     var config: String?
 
-    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var profile: TokenProfileOptions
     @OptionGroup var secret: ClientSecretOptions
     @OptionGroup var timing: TimeoutOption
     @OptionGroup(title: "Network") var route: RouteOptions

@@ -19,7 +19,7 @@ struct SavedSignIn {
     ///     the route the sign-in saved (``SavedClient/route``).
     ///   - deadline: the command's `--timeout`; a command without one gets
     ///     ``TimeoutOption/defaultSeconds`` from now.
-    init(profile: ProfileOptions, secret: ClientSecretOptions, route: RouteOptions, config: String? = nil,
+    init(profile: some ProfileChoice, secret: ClientSecretOptions, route: RouteOptions, config: String? = nil,
          deadline: CommandDeadline = CommandDeadline(seconds: TimeoutOption.defaultSeconds)) async throws(CommandFailure) {
         try await self.init(profile: profile, secret: secret, deadline: deadline) { saved throws(CommandFailure) in
             try route.settings(config: config, saved: saved)
@@ -27,7 +27,7 @@ struct SavedSignIn {
     }
 
     /// - Parameter network: the settings of the command's requests, given the route the sign-in saved.
-    init(profile: ProfileOptions, secret: ClientSecretOptions, deadline: CommandDeadline,
+    init(profile: some ProfileChoice, secret: ClientSecretOptions, deadline: CommandDeadline,
          network: (SavedRoute?) throws(CommandFailure) -> NetworkSettings) async throws(CommandFailure) {
         self.deadline = deadline
         (state, store) = try await profile.savedState()
