@@ -1,0 +1,85 @@
+import DevProvider
+import Foundation
+import Testing
+import TestSupport
+
+/// The rough edges of issue 40.3 a newcomer found, each as they met it: the built binary in a
+/// fresh `HOME` with no display and no keyring (``Newcomer``), against the real development provider.
+@Suite("Issue 40.3's rough edges (the built binary)", .timeLimit(.minutes(5)))
+struct RoughEdgesTests {
+    let newcomer = Newcomer()
+
+    @Test("4: login of a saved profile reuses its provider and client; 'run login' names the profile it is about")
+    func loginAgainReusesTheSavedClient() async throws {
+        let provider = try await OpenIDProvider.start()
+        let script = newcomer.root.appendingPathComponent("login.yaml")
+        try LoginCommandTests.passwordScript.write(to: script, atomically: true, encoding: .utf8)
+        let first = try await newcomer(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--profile", "ci",
+                                        "--headless", "--script", script.path])
+        try #require(first.status == 0, "stderr: \(first.stderr)")
+        // Before: exit 64, "no client ID: give --client-id, or client_id (clientId) in --config...".
+        let again = try await newcomer(["login", "--profile", "ci", "--headless", "--script", script.path])
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+        #expect(again.stdout.contains("\"client_id\":\"webauth-demo\"") && again.stdout.contains("\"issuer\":\"\(provider.issuer)\""), "stdout: \(again.stdout)")
+
+        for command in [["token"], ["userinfo"], ["logout", "--local"]] {
+            let run = try await newcomer(command + ["--profile", "nobody"])
+            #expect(run.status == 6, "\(command): stderr: \(run.stderr)")
+            #expect(run.stderr.hasSuffix(". Run `webauth login --profile nobody` first.\n"), "\(command): stderr: \(run.stderr)")
+        }
+    }
+
+    @Test("7: logout with the provider down: a network error (4), advice for a dead provider, no GLib error domain")
+    func logoutWithTheProviderDown() async throws {
+        let provider = try await OpenIDProvider.start()
+        try #require(try await newcomer.login(provider).status == 0)
+        await provider.stop()
+        let run = try await newcomer(["logout"])
+        // Before: exit 3, "... Connection refused (g-io-error-quark 39). ... give logout a --script that answers its page."
+        #expect(run.status == 4, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("\"signed_out\":true"), "stdout: \(run.stdout)")
+        #expect(!run.stderr.contains("quark") && !run.stderr.contains("--script"), "stderr: \(run.stderr)")
+        #expect(run.stderr.hasSuffix(". The saved sign-in is gone; the provider could not be reached: end its session on its site once it answers.\n"),
+                "stderr: \(run.stderr)")
+    }
+
+    @Test("8: KUBERNETES_EXEC_INFO that is not JSON: a usage error with no Swift type in it")
+    func kubernetesExecInfoNotJSON() async throws {
+        let run = try await newcomer(["kubernetes-credential"], environment: ["KUBERNETES_EXEC_INFO": "{not json"])
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        // Before: "KUBERNETES_EXEC_INFO is not JSON: ParseError(message: \"DecodingError.dataCorrupted: ...\")".
+        Newcomer.expectOneLineFailure(run, ["kubernetes-credential"], saying: "KUBERNETES_EXEC_INFO is not JSON: ",
+                                      advice: "Run the plugin from a Kubernetes client, or unset the variable.")
+        for swiftName in ["ParseError", "DecodingError", "message:", "Context("] {
+            #expect(!run.stderr.contains(swiftName), "stderr: \(run.stderr)")
+        }
+    }
+
+    @Test("10: a login script's unset $VAR is a usage error before anything starts (no request, no page, no artifacts)")
+    func scriptVariableCheckedFirst() async throws {
+        let script = newcomer.root.appendingPathComponent("login.yaml")
+        try "steps:\n  - fill: \"#username\"\n    value: alice\n  - fill: \"#password\"\n    env: NOT_SET_ANYWHERE\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        // Nothing answers on port 1: a command that went to the provider first would fail with exit 4.
+        let run = try await newcomer(["login", "--issuer", "http://127.0.0.1:1", "--client-id", "webauth-demo", "--headless", "--script", script.path])
+        // Before: exit 7 once the page had loaded, with a screenshot folder: "step 2 ... the environment variable NOT_SET_ANYWHERE is not set".
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        Newcomer.expectOneLineFailure(run, ["login"], saying: "the login script \(script.path) reads $NOT_SET_ANYWHERE, which is not set",
+                                      advice: "Set it (export NOT_SET_ANYWHERE=...), or change the script's env: value.")
+        #expect(try newcomer.scratchTemporaryFiles().isEmpty, "no artifacts: no page was opened")
+    }
+
+    @Test("11: the commands that only use a sign-in offer no --ephemeral and no --config in --store's help; --min-valid's help is sentences",
+          arguments: [["token"], ["env"], ["exec"], ["status"], ["userinfo"], ["git-credential"], ["docker-credential"]])
+    func tokenSideHelp(command: [String]) async throws {
+        let help = try await newcomer(command + ["--help"])
+        #expect(help.status == 0, "stderr: \(help.stderr)")
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(!text.contains("--ephemeral"), "\(command): \(text)")
+        let store = try #require(text.range(of: "--store <store>").map { String(text[$0.upperBound...].prefix(250)) })
+        #expect(!store.contains("--config"), "\(command): \(store)")
+        if ["token", "env", "exec"].contains(command[0]) {
+            #expect(text.contains("--min-valid <seconds> Refresh first when the token expires within this many seconds (default: 60). When "), "\(command): \(text)")
+        }
+    }
+}
