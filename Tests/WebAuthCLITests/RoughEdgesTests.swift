@@ -29,6 +29,17 @@ struct RoughEdgesTests {
         }
     }
 
+    @Test("5: one truth about logout's redirect URI: saved with the sign-in (logout --help, What is saved), not a known limit")
+    func logoutRedirectURIIsSaved() async throws {
+        let help = try await newcomer(["logout", "--help"])
+        #expect(help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("else the saved sign-in's"), "\(help.stdout)")
+        let readme = try String(contentsOf: InterfaceTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("redirect URI (also the post-logout redirect URI)"), "What is saved says it is saved")
+        // Before: Known limits said "`webauth logout` needs the post-logout redirect URI (...): the saved sign-in does not record it".
+        #expect(!readme.contains("does not record the redirect URI"))
+        #expect(!readme.contains("`webauth logout` needs the post-logout redirect URI"))
+    }
+
     @Test("7: logout with the provider down: a network error (4), advice for a dead provider, no GLib error domain")
     func logoutWithTheProviderDown() async throws {
         let provider = try await OpenIDProvider.start()
@@ -81,5 +92,19 @@ struct RoughEdgesTests {
         if ["token", "env", "exec"].contains(command[0]) {
             #expect(text.contains("--min-valid <seconds> Refresh first when the token expires within this many seconds (default: 60). When "), "\(command): \(text)")
         }
+    }
+
+    @Test("13: docker-credential-webauth with an unknown action suggests a help that exists")
+    func dockerUnknownAction() async throws {
+        let webauth = WebAuthBinary()
+        let helper = webauth.home.appendingPathComponent("docker-credential-webauth")
+        try FileManager.default.createSymbolicLink(at: helper, withDestinationURL: WebAuthBinary.binary)
+        let run = try await webauth.run(helper, ["lst"])
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        // Before: ArgumentParser's "See 'docker-credential --help'", a program that does not exist.
+        #expect(run.stderr == "Error: unknown action 'lst' (did you mean 'list'?). See `webauth docker-credential --help`.\n", "stderr: \(run.stderr)")
+        #expect(run.stdout == "unknown action 'lst' (did you mean 'list'?)\n", "Docker shows stdout: \(run.stdout)")
+        let help = try await webauth(["docker-credential", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("get, list, erase, store or version"), "stderr: \(help.stderr)")
     }
 }
