@@ -107,4 +107,24 @@ struct RoughEdgesTests {
         let help = try await webauth(["docker-credential", "--help"])
         #expect(help.status == 0 && help.stdout.contains("get, list, erase, store or version"), "stderr: \(help.stderr)")
     }
+
+    @Test("6: --flow browser's loopback redirect is registered for the demo client (RFC 8252 §7.3); demo --help lists only the flows it has")
+    func browserFlowAgainstTheDevelopmentProvider() async throws {
+        let provider = try await OpenIDProvider.start()
+        // The "browser": fetches the URL it is given as a browser would, and notes the provider's answer.
+        let answer = newcomer.root.appendingPathComponent("answer")
+        let browser = newcomer.root.appendingPathComponent("browser")
+        try "#!/bin/sh\ncurl -s -o /dev/null -w '%{http_code}' \"$1\" > '\(answer.path)'\n".write(to: browser, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
+        // Nobody signs in in that browser: the login waits out its --timeout (exit 5) once the page was fetched.
+        let run = try await newcomer(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "browser",
+                                      "--browser-command", browser.path, "--timeout", "10"])
+        #expect(run.status == 5, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A"), "stderr: \(run.stderr)")
+        // Before: 400, "Invalid redirect URI".
+        #expect(try String(contentsOf: answer, encoding: .utf8) == "200", "the provider's answer to the browser")
+
+        let help = try await newcomer(["demo", "--help"])
+        #expect(help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("(values: embedded, device; default: embedded)"), "\(help.stdout)")
+    }
 }

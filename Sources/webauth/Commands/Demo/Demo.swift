@@ -36,7 +36,7 @@ struct Demo: AsyncParsableCommand {
     var passkey = false
 
     @Option(help: "embedded (the login page in the engine) or device (the device grant: this process shows a code, a headless \"phone\" approves it).")
-    var flow: LoginFlow = .embedded
+    var flow: Flow = .embedded
 
     @Option(help: "Seconds to wait for the sign-in; each step of its script may wait as long.")
     var timeout: Int = 120
@@ -44,8 +44,15 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Log the engine's navigation decisions (values redacted).")
     var verbose = false
 
+    /// How the demo signs in: the flows it has (not `login`'s `browser`, which needs a person's browser).
+    enum Flow: String, ExpressibleByArgument, CaseIterable {
+        /// The login page in the engine.
+        case embedded
+        /// The device grant, both sides in this process.
+        case device
+    }
+
     func validate() throws {
-        guard flow != .browser else { throw ValidationError("the demo signs in --flow embedded or --flow device") }
         if passkey, interactive || emailCode || flow != .embedded {
             throw ValidationError("--passkey is a scripted embedded sign-in: not with --interactive, --email-code or --flow device")
         }
