@@ -127,4 +127,37 @@ struct RoughEdgesTests {
         let help = try await newcomer(["demo", "--help"])
         #expect(help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("(values: embedded, device; default: embedded)"), "\(help.stdout)")
     }
+
+    @Test("14: in a terminal, the device grant is reminded of every 10 s, as the page is (util-linux script gives the terminal)")
+    func deviceGrantReminder() async throws {
+        let provider = try await OpenIDProvider.start()
+        let output = newcomer.root.appendingPathComponent("terminal")
+        // Nobody approves the code: the login waits out its --timeout, past the first reminder.
+        let command = "'\(WebAuthBinary.binary.path)' login --issuer \(provider.issuer) --client-id webauth-demo --flow device --timeout 12"
+        let child = try ChildProcess("/usr/bin/script", ["-qfec", command, "/dev/null"], environment: newcomer.environment,
+                                     stdout: .file(output.path), stderr: .null)
+        let status = await child.exitStatus()
+        let terminal = try String(contentsOf: output, encoding: .utf8)
+        #expect(status == 5, "terminal: \(terminal)")
+        // Before: the code, then nothing until the timeout.
+        #expect(terminal.contains("still waiting for the sign-in on the other device (10 s)"), "terminal: \(terminal)")
+    }
+
+    @Test("15: README's demo sample is what the demo prints (the issuer in the callback in full); --verbose prints each navigation once")
+    func demoAsREADMEShowsIt() async throws {
+        let run = try await newcomer(["demo", "--verbose"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = Newcomer.lines(run.stderr)
+        let issuer = try #require(lines.first.flatMap { $0.range(of: "OpenID provider at ") }.map { String(lines[0][$0.upperBound...]) })
+        let encoded = try #require(issuer.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))))
+        let captured = try #require(lines.first { $0.contains("navigation captured com.example.webauth:/callback?code=") })
+        #expect(captured.hasSuffix("&iss=\(encoded)"), "\(captured)")
+        let readme = try String(contentsOf: InterfaceTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        // Before: README showed `iss=<30>`.
+        #expect(readme.contains("navigation captured com.example.webauth:/callback?code=<43>&state=<43>&iss=http%3A%2F%2F127.0.0.1%3A34325\n"))
+        // Before: each decision came twice, as the library's debug record and as the narrator's line.
+        #expect(!run.stderr.contains("debug WebAuthSession: decision="), "stderr: \(run.stderr)")
+        let navigations = lines.filter { $0.contains("] navigation ") }
+        #expect(navigations.contains { $0.contains("navigation allowed \(issuer)/logout?") }, "the sign-out's navigations are followed too: \(navigations)")
+    }
 }

@@ -116,7 +116,7 @@ struct Demo: AsyncParsableCommand {
                 narrator.say("new access token valid until \(refreshed.lastTokenResponse?.accessTokenExpiresAt.map { "\($0)" } ?? "?")")
                 let userinfo = try await narrator.timed("called userinfo") { try await manager.userinfo() }
                 _ = try await narrator.timed("signed out at the provider") {
-                    try await client.signOut(refreshed, options: options)
+                    try await client.signOut(refreshed, options: options) { narrator.follow($0) }
                 }
                 print(JSONValue.object(SignInSummary.shown(idToken.claims.all.merging(userinfo) { $1 })).description)
             } catch let error as SignInError {

@@ -105,7 +105,8 @@ struct Login: AsyncParsableCommand {
         let others = OtherLoginFlows(settings: settings, client: client, deadline: deadline, scopes: scopes, parameters: parameters,
                                      browserCommand: browserCommand, verbose: presentation.verbose)
         let flow = self.flow ?? (systemBrowser ? .browser : nil)
-        if flow == .device { return try await others.device() }
+        // In a terminal, the device grant is reminded of as the page is (issue 40.3.14).
+        if flow == .device { return try await narrator.waiting(for: "the sign-in on the other device") { try await others.device() } }
         let outcome: Result<SignInResult, SignInError>
         do {
             outcome = .success(try await narrator.waiting(for: "the sign-in") {
@@ -117,7 +118,9 @@ struct Login: AsyncParsableCommand {
                                                options: options, script: { try await page($0) })
             })
         } catch let error as SignInError {
-            if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil { return try await others.withoutDisplay() }
+            if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil {
+                return try await narrator.waiting(for: "the sign-in") { try await others.withoutDisplay() }
+            }
             outcome = .failure(error)
         }
         if let trace { await Self.writeTrace(of: page.shown.session, to: trace, narrator) }
