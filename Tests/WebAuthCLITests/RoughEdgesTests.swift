@@ -113,9 +113,8 @@ struct RoughEdgesTests {
         let provider = try await OpenIDProvider.start()
         // The "browser": fetches the URL it is given as a browser would, and notes the provider's answer.
         let answer = newcomer.root.appendingPathComponent("answer")
-        let browser = newcomer.root.appendingPathComponent("browser")
-        try "#!/bin/sh\ncurl -s -o /dev/null -w '%{http_code}' \"$1\" > '\(answer.path)'\n".write(to: browser, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
+        // Written close-on-exec (WebAuthBinary.executable): a child another test forks meanwhile would make its exec fail with ETXTBSY.
+        let browser = URL(fileURLWithPath: try WebAuthBinary().executable("browser", "#!/bin/sh\ncurl -s -o /dev/null -w '%{http_code}' \"$1\" > '\(answer.path)'\n"))
         // Nobody signs in in that browser: the login waits out its --timeout (exit 5) once the page was fetched.
         let run = try await newcomer(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "browser",
                                       "--browser-command", browser.path, "--timeout", "10"])
