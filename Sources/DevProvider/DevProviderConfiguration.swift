@@ -102,8 +102,10 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
             self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         }
 
-        /// The built-in demo client: public, `com.example.webauth:/callback`, no consent page.
-        public static let demo = Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"])
+        /// The built-in demo client: public, `com.example.webauth:/callback` and, for `--flow browser`,
+        /// `http://127.0.0.1/callback` on any port (a native app's loopback redirect, RFC 8252 §7.3);
+        /// no consent page.
+        public static let demo = Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback", "http://127.0.0.1/callback"])
 
         enum CodingKeys: String, CodingKey {
             case clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"

@@ -16,18 +16,30 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case object([String: JSONValue])
 
     /// Thrown when text is not JSON.
-    public struct ParseError: Error, Sendable, Hashable {
-        /// What the decoder said.
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What the decoder said, in words (no Swift type names): its description of the fault
+        /// and, when it gave one, where it is.
         public let message: String
+
+        public var description: String { message }
     }
 
     /// Parses JSON text (any value at the top level, not only objects and arrays).
     public init(parsing text: String) throws(ParseError) {
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        } catch DecodingError.dataCorrupted(let context) {
+            // Foundation's parser says where (`... around line 1, column 1.`) in its underlying error.
+            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            throw ParseError(message: Self.sentence(detail ?? context.debugDescription))
         } catch {
-            throw ParseError(message: String(describing: error))
+            throw ParseError(message: "not valid JSON")
         }
+    }
+
+    /// `text` without its final period, to sit inside a longer message.
+    private static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
     public init(from decoder: any Decoder) throws {

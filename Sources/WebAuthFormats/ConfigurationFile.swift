@@ -27,10 +27,16 @@ package struct ConfigurationFile {
     package init(path: String) throws(ConfigurationFileError) {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ConfigurationFileError(.unreadable, path: path,
-                                         "cannot read the configuration file \(path): \(error.localizedDescription)")
+            throw ConfigurationFileError(.unreadable, path: path, "cannot read the configuration file \(path): \(Self.whyUnreadable(path))")
         }
         try self.init(data: data, path: path)
+    }
+
+    /// Why `path` could not be read, in words (Foundation's own end in a period and name no cause).
+    private static func whyUnreadable(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "there is no such file" }
+        return isFolder.boolValue ? "it is a folder" : "it cannot be read (its permissions?)"
     }
 
     /// Reads the file's contents `data` (JSON or a property list); `path` names it in messages.

@@ -33,6 +33,11 @@ struct WebAuth: AsyncParsableCommand {
             Foundation.exit(failure.status.rawValue)
         }
         guard URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent == DockerCredential.programName else { return await main(nil) }
+        if let failure = DockerCredential.unknownOperation(CommandLine.arguments.dropFirst().first) {
+            print(failure.message)  // Docker shows a helper's stdout as its error
+            FileHandle.standardError.write(Data(failure.line(offering: []).utf8))
+            Foundation.exit(failure.status.rawValue)
+        }
         await DockerCredential.main(Array(CommandLine.arguments.dropFirst()))
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
+import WebAuthFormats
 
 /// `--config`: a JSON file or a property list like AppAuth's `PlusAuth.plist`.
 @Suite("webauth login --config (the built binary)", .startsWebKit(minutes: 2))
@@ -54,7 +55,7 @@ struct ConfigFileTests {
     }
 
     @Test("a missing, unreadable, malformed or incomplete file is a usage error naming the file", arguments: [
-        ("missing", "cannot read the configuration file"),
+        ("missing", "cannot read the configuration file"),  // the path follows, then why
         ("directory", "cannot read the configuration file"),
         ("malformed", "is not valid JSON: line 1, column 12: the text ends where a value should be"),
         ("malformed-later", "is not valid JSON: line 3, column 15: expected ':' after the name"),
@@ -81,5 +82,23 @@ struct ConfigFileTests {
         #expect(run.status == 64, "stderr: \(run.stderr)")
         #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
+        // Issue 40.3.9: in our words (Foundation's ended "doesn't exist.."), and advice about the file, not `webauth help`.
+        let why = ["missing": "\(path): there is no such file. ", "directory": "\(path): it is a folder. "][kind]
+        if let why { #expect(run.stderr.contains(why), "stderr: \(run.stderr)") }
+        #expect(!run.stderr.contains(".."), "stderr: \(run.stderr)")
+        if kind != "no-client-id" {
+            #expect(run.stderr.hasSuffix(". Check its path and contents; `webauth login --help` lists the keys it may hold (under --config).\n"), "stderr: \(run.stderr)")
+        }
+    }
+
+    @Test("login --help names every key a configuration file may hold (issue 40.3.9: it named six)")
+    func helpListsEveryKey() async throws {
+        let help = try await webauth(["login", "--help"])
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for key in WebAuthFormats.ConfigurationFile.keys {
+            #expect(text.contains(key + ",") || text.contains(key + " "), "\(key) is not in login --help")
+        }
+        let config = try #require(text.range(of: "--config <file>").map { String(text[$0.upperBound...].prefix(1200)) })
+        #expect(["token_endpoint_auth_method", "credential_hosts", "negotiate_sites"].allSatisfy { config.contains($0) }, "\(config)")
     }
 }

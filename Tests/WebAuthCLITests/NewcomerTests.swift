@@ -64,7 +64,8 @@ struct NewcomerTests {
                                       "--timeout", "120"])
         #expect(run.status == 7, "stderr: \(run.stderr)")
         Newcomer.expectOneLineFailure(run, ["login"], saying: "the provider's page stood still for 1.0 seconds with no redirect: 'Sign in to the development provider'",
-                                      advice: "A headless sign-in needs --script FILE to fill in the page (or drop --headless to sign in in a window).")
+                                      // No display: no window to drop --headless for (issue 40.3.10).
+                                      advice: "A headless sign-in needs --script FILE to fill in the page (or --flow device to sign in on another device, as there is no display here).")
         #expect(!run.stderr.contains("login script's last step"), "there was no script: \(run.stderr)")
         #expect(try newcomer.scratchTemporaryFiles().isEmpty, "no artifacts were asked for")
         try newcomer.expectOnlyDocumentedState()

@@ -5,15 +5,12 @@ import OpenIDConnect
 /// Which saved sign-in's access token `token`, `exec` and `env` use, how long it must stay
 /// valid, for which scopes and resources, and how long the command may take.
 package struct AccessTokenOptions: ParsableArguments {
-    /// The command-line parser makes it.
-    package init() {}
-
-    @OptionGroup package var profile: ProfileOptions
+    @OptionGroup package var profile: TokenProfileOptions
     @OptionGroup package var secret: ClientSecretOptions
     @OptionGroup package var timing: TimeoutOption
     @OptionGroup(title: "Network") package var route: RouteOptions
 
-    @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds (default: 60; more than the provider's tokens live: refreshed once a minute of it is used).", valueName: "seconds"))
+    @Option(name: .customLong("min-valid"), help: ArgumentHelp("Refresh first when the token expires within this many seconds (default: 60). When that is more than the provider's tokens live, a token is refreshed once it has used a minute (at most half) of its life.", valueName: "seconds"))
     package var minValid: Int?
 
     @Flag(help: "Refresh now, even when the token is fresh (the provider changed what a token carries, say).")

@@ -11,7 +11,8 @@ package struct ClientOptions: ParsableArguments {
     /// The command-line parser makes it.
     package init() {}
 
-    @Option(help: ArgumentHelp("A JSON or property-list file with issuer, client_id, redirect_uri, scopes, allow_insecure_http, store (flags override it).",
+    @Option(help: ArgumentHelp("A JSON or property-list file of the client's settings (flags override it), with the keys "
+                               + ConfigurationFile.keys.joined(separator: ", ") + " (camelCase too, at the top or under credentials).",
                                valueName: "file"))
     package var config: String?
 

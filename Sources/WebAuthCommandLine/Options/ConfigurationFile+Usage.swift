@@ -27,6 +27,12 @@ package struct ConfigurationFile {
             .map(ConfigurationFile.init)
     }
 
+    /// The keys a file may hold (snake_case), as `login --help` lists them.
+    static var keys: [String] { WebAuthFormats.ConfigurationFile.keys }
+
+    /// What to do about a file's fault: it is the file to check (not `webauth help`), and `login --help` lists its keys.
+    static let advice = "Check its path and contents; `webauth login --help` lists the keys it may hold (under --config)."
+
     /// `$XDG_CONFIG_HOME/webauth/config.json`, else `~/.config/webauth/config.json`.
     package static func defaultPath(_ environment: [String: String]) -> String {
         WebAuthFormats.ConfigurationFile.defaultPath(environment)
@@ -58,6 +64,6 @@ package struct ConfigurationFile {
 
     /// `read()`'s value, or its ``ConfigurationFileError`` as a usage failure with the same message.
     private static func usage<Value>(_ read: () throws(ConfigurationFileError) -> Value) throws(CommandFailure) -> Value {
-        do { return try read() } catch { throw CommandFailure(.usage, error.message) }
+        do { return try read() } catch { throw CommandFailure(.usage, error.message, advice: advice) }
     }
 }

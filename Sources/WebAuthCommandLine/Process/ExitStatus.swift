@@ -9,8 +9,9 @@ import WebAuthExitStatus
 /// What a person can do about each status; the statuses themselves are ``ExitStatus`` of
 /// WebAuthSession, which the broker answers with too.
 extension ExitStatus {
-    /// What a person can do about it, naming only what a command with `options` has.
-    package func advice(offering options: OfferedOptions) -> String {
+    /// What a person can do about it, naming only what a command with `options` has, and the
+    /// saved sign-in's `profile` when the command was given one other than `default`.
+    package func advice(offering options: OfferedOptions, profile: String? = nil) -> String {
         switch self {
         case .success, .interrupted, .terminated: ""
         case .localFailure: options.contains(.verbose) ? "--verbose shows more; `webauth doctor` checks what a sign-in needs here."
@@ -19,7 +20,7 @@ extension ExitStatus {
         case .providerError: "Check the issuer, client ID and redirect URI registered at the provider, or try again later."
         case .networkError: "Check that the provider is reachable and its certificate is valid, then retry."
         case .timedOut: options.contains(.timeout) ? "Retry, or allow more time with --timeout." : "Retry."
-        case .signInRequired: "Run `webauth login` first."
+        case .signInRequired: "Run `webauth login\(profile.map { $0 == "default" ? "" : " --profile \($0)" } ?? "")` first."
         case .scriptFailed: options.contains(.verbose) ? "Fix the login script: the step it names, or the value it typed; --verbose shows the navigation log."
             : "Fix the login script: the step it names, or the value it typed."
         case .needsPerson: "Sign in as a person\(options.contains(.headless) ? " (without --headless)" : ""), "
@@ -44,14 +45,15 @@ package struct CommandFailure: Error, CustomStringConvertible {
         self.advice = advice
     }
 
-    /// What a person can do about it, in a command that has `options`: ``advice``, else the status's.
-    package func advice(offering options: OfferedOptions) -> String {
-        advice ?? status.advice(offering: options)
+    /// What a person can do about it, in a command that has `options` (and uses `profile`):
+    /// ``advice``, else the status's.
+    package func advice(offering options: OfferedOptions, profile: String? = nil) -> String {
+        advice ?? status.advice(offering: options, profile: profile)
     }
 
     /// The one line a command prints for it: `Error: what. What to do.`
-    package func line(offering options: OfferedOptions) -> String {
-        let advice = advice(offering: options)
+    package func line(offering options: OfferedOptions, profile: String? = nil) -> String {
+        let advice = advice(offering: options, profile: profile)
         return "Error: \(message).\(advice.isEmpty ? "" : " " + advice)\n"
     }
 
@@ -87,12 +89,12 @@ extension ReportedFailure {
 extension AsyncParsableCommand {
     /// Runs `body`; a failure is printed as `Error: what. What to do.` on stderr and ends the
     /// process with its documented status (never a stack trace). The advice names only the
-    /// `options` the command has.
-    package func reportingFailures(offering options: OfferedOptions = [], _ body: () async throws -> Void) async throws {
+    /// `options` the command has, and the `profile` it uses.
+    package func reportingFailures(offering options: OfferedOptions = [], profile: String? = nil, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data(failure.line(offering: options).utf8))
+            FileHandle.standardError.write(Data(failure.line(offering: options, profile: profile).utf8))
             throw ExitCode(failure.status.rawValue)
         }
     }
@@ -100,9 +102,9 @@ extension AsyncParsableCommand {
     /// ``reportingFailures(offering:_:)``, and Ctrl-C or SIGTERM cancels `body`: then the process prints
     /// `Interrupted: outcome.` on stderr and exits 130 or 143, leaving no display, web process
     /// or scratch directory behind (see ``Interruption``).
-    package func reportingFailures(ifInterrupted outcome: String, offering options: OfferedOptions = [],
+    package func reportingFailures(ifInterrupted outcome: String, offering options: OfferedOptions = [], profile: String? = nil,
                            _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await reportingFailures(offering: options) {
+        try await reportingFailures(offering: options, profile: profile) {
             if let interruption = try await Interruption.cancelling(body) { interruption.exit(saying: outcome) }
         }
     }

@@ -10,7 +10,8 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
     case cancelled
     /// No redirect arrived within the session's timeout. `lastURL` is the page that was showing.
     case timedOut(after: Duration, lastURL: String?)
-    /// A page could not be loaded. `domain`, `code` and `message` are WebKit's GLib error.
+    /// A page could not be loaded. `domain`, `code` and `message` are WebKit's GLib error (the
+    /// description says only `message`: the domain and code are for programs, not people).
     case loadFailed(url: String, domain: String, code: Int, message: String)
     /// A page's TLS certificate was not valid; the page was not shown.
     case tlsFailure(url: String, host: String, errors: TLSErrors)
@@ -104,7 +105,7 @@ public enum WebAuthenticationError: Error, Sendable, Hashable, CustomStringConve
         case .closedByUser: "the sign-in window was closed before the sign-in finished"
         case .cancelled: "the sign-in was cancelled"
         case .timedOut(let after, let url): "no redirect within \(after.roundedForMessage) (last page: \(url ?? "none"))"
-        case .loadFailed(let url, let domain, let code, let message): "could not load \(url): \(message) (\(domain) \(code))"
+        case .loadFailed(let url, _, _, let message): "could not load \(url): \(message)"
         case .tlsFailure(let url, let host, let errors): "TLS certificate of \(host) is not valid (\(errors)); refused to show \(url)"
         case .webProcessTerminated(let reason): "the web process ended: \(reason)"
         case .noDisplay(let reason): "no display: \(reason)"

@@ -10,20 +10,21 @@ import WebAuthSession
 
 /// The client a command's ``ClientOptions`` resolve to, for the engine's sign-ins.
 extension ClientOptions {
-    /// The settings these options and the configuration file give, else `registered`: a saved
-    /// sign-in whose client registered itself (its issuer, client ID, redirect URI, scopes and secret).
-    package func resolve(environment: [String: String] = CommandEnvironment.original, registered: AuthState? = nil) throws -> ClientSettings {
+    /// The settings these options and the configuration file give, else `saved`'s: the profile's
+    /// saved sign-in (its issuer, client ID, redirect URI and scopes; its client's secret as
+    /// `token` finds it, or the registration's when the client registered itself).
+    package func resolve(environment: [String: String] = CommandEnvironment.original, saved: AuthState? = nil) throws -> ClientSettings {
         let file = try config.map { try ConfigurationFile(commandPath: $0) }
         let fromFile = { (key: String) throws -> String? in try file?.string(key) }
-        guard let clientID = try clientID ?? fromFile("client_id") ?? registered?.clientID else {
+        guard let clientID = try clientID ?? fromFile("client_id") ?? saved?.clientID else {
             throw CommandFailure(.usage, "no client ID: give --client-id, or client_id (clientId) in --config, or register one (webauth register)")
         }
-        let redirect = try redirectURI ?? fromFile("redirect_uri") ?? registered?.client?.redirectURI ?? "com.example.webauth:/callback"
+        let redirect = try redirectURI ?? fromFile("redirect_uri") ?? saved?.client?.redirectURI ?? "com.example.webauth:/callback"
         let redirectURI: RedirectURI
         do { redirectURI = try RedirectURI(redirect) } catch {
             throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")
         }
-        let issuer = try self.issuer ?? fromFile("issuer") ?? registered?.configuration.issuer
+        let issuer = try self.issuer ?? fromFile("issuer") ?? saved?.configuration.issuer
         let provider: OpenIDConnectClient.Provider
         if let authorization = try authorizationEndpoint ?? fromFile("authorization_endpoint") {
             guard let issuer, let token = try tokenEndpoint ?? fromFile("token_endpoint") else {
@@ -43,19 +44,27 @@ extension ClientOptions {
             throw CommandFailure(.usage, "no provider: give --issuer (or issuer in --config), or --user for WebFinger to find it")
         }
         return ClientSettings(provider: provider, clientID: clientID, redirectURI: redirectURI,
-                              authentication: try registered?.registration.map { registration throws(CommandFailure) in
-                                  try ClientSecretOptions.authentication(of: registration)
-                              } ?? secret.resolve(environment: environment, fallback: fromFile("client_secret"), file: file),
+                              authentication: try authentication(saved: saved, file: file, environment: environment),
                               allowInsecureHTTP: try allowInsecureHTTP || file?.bool("allow_insecure_http") == true,
                               pushAuthorizationRequests: try par || file?.bool("par") == true,
                               dpop: try dpop || file?.bool("dpop") == true,
                               idTokenSigning: try Self.signing(idTokenSignedResponseAlg ?? fromFile("id_token_signed_response_alg")),
-                              scopes: try file?.scopes("scopes") ?? file?.scopes("scope") ?? registered?.client?.scopes,
+                              scopes: try file?.scopes("scopes") ?? file?.scopes("scope") ?? saved?.client?.scopes,
                               parameters: try file?.parameters("parameters") ?? [:],
                               deviceAuthorizationEndpoint: try (deviceAuthorizationEndpoint ?? fromFile("device_authorization_endpoint"))
                                   .map { try Self.url($0, "device authorization endpoint") },
                               store: try Self.store(fromFile("store"), in: config),
                               network: try network.settings(from: file ?? ConfigurationFile.chosen(nil, environment: environment), environment: environment))
+    }
+
+    /// How the client authenticates: as the registration says when `saved`'s client registered
+    /// itself, as the options and `saved`'s client say for another saved sign-in, else as the options and `file` say.
+    private func authentication(saved: AuthState?, file: ConfigurationFile?, environment: [String: String]) throws -> ClientAuthentication {
+        guard let saved else { return try secret.resolve(environment: environment, fallback: file?.string("client_secret"), file: file) }
+        if secret.namesNone, let registration = saved.registration, registration.clientID == saved.clientID {
+            return try ClientSecretOptions.authentication(of: registration)
+        }
+        return try secret.resolve(for: saved.client, environment: environment)
     }
 
     /// The `id_token_signed_response_alg` `name` gives, exactly as registered.

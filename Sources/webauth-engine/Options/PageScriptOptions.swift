@@ -31,6 +31,11 @@ struct PageScriptOptions: ParsableArguments {
         }
         // Its secrets' variables leave the environment before any page (and web process) exists.
         CommandEnvironment.withholdSecrets(loginScript.environmentVariableNames)
+        // A variable it reads that is not set is a mistake in the inputs: said before anything starts.
+        if let script, let missing = loginScript.environmentVariableNames.filter({ CommandEnvironment.original[$0] == nil }).sorted().first {
+            throw CommandFailure(.usage, "the login script \(script) reads $\(missing), which is not set",
+                                 advice: "Set it (export \(missing)=...), or change the script's env: value.")
+        }
         if let settleTime {
             guard settleTime >= 0 else { throw CommandFailure(.usage, "--settle-time must not be negative") }
             guard settleTime <= ScriptSeconds.maximum else { throw CommandFailure(.usage, "--settle-time \(ScriptSeconds.tooLong)") }

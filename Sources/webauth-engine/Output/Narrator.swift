@@ -19,7 +19,7 @@ final class Narrator: Sendable {
         self.verbose = verbose
         self.quiet = quiet
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = NarratedLogHandler(stream: StreamLogHandler.standardError(label: label))
             handler.logLevel = verbose ? .debug : .warning
             return handler
         }

@@ -13,7 +13,7 @@ package struct CredentialHelperOptions: ParsableArguments {
                                valueName: "file"))
     package var config: String?
 
-    @OptionGroup package var profile: ProfileOptions
+    @OptionGroup package var profile: TokenProfileOptions
     @OptionGroup package var secret: ClientSecretOptions
     @OptionGroup package var timing: TimeoutOption
     @OptionGroup(title: "Network") package var route: RouteOptions

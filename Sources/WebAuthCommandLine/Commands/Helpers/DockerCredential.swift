@@ -74,6 +74,15 @@ package struct DockerCredential: CredentialHelperCommand {
         }
     }
 
+    /// An action Docker's protocol does not have, as `docker-credential-webauth ACTION` (the symlink)
+    /// gives it: ArgumentParser would send the person to `docker-credential --help`, a program that
+    /// does not exist. `nil` for an action, an option or no argument.
+    package static func unknownOperation(_ first: String?) -> CommandFailure? {
+        guard let first, !first.hasPrefix("-"), Operation(rawValue: first) == nil else { return nil }
+        return CommandFailure(.usage, Spelling.unknown("action", first, among: Operation.allCases.map(\.rawValue)),
+                              advice: "See `webauth docker-credential --help`.")
+    }
+
     package static let helperName = programName
     package static let readsConfigurationFirst = true
 

@@ -18,7 +18,7 @@ package enum BrokeredToken {
     /// broker's minute), from the running broker within what is left of `deadline`.
     /// - Returns: `nil` when the broker cannot stand in for the saved sign-in (see above).
     /// - Throws: ``CommandFailure``: the broker's answer, as the command's own path reports it.
-    package static func fetch(profile: ProfileOptions, secret: ClientSecretOptions, minimumValidity: Int?, target: AccessTokenTarget,
+    package static func fetch(profile: some ProfileChoice, secret: ClientSecretOptions, minimumValidity: Int?, target: AccessTokenTarget,
                       deadline: CommandDeadline, environment: [String: String] = CommandEnvironment.original) throws(CommandFailure) -> AccessToken? {
         guard profile.store == nil, secret.namesNone,
               !["WEBAUTH_CLIENT_SECRET", "WEBAUTH_PKCS11_PIN"].contains(where: { environment[$0] != nil }),

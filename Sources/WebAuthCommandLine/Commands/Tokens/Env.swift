@@ -19,7 +19,7 @@ package struct Env: AsyncParsableCommand {
     @OptionGroup package var variable: TokenVariableOption
 
     package func run() async throws {
-        try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout) {
+        try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout, profile: access.profile.name) {
             let token = try await access.freshAccessToken(for: .process("the shell that evaluates webauth env")).token
             if TokenText.verdict(token) != .bearerToken {
                 FileHandle.standardError.write(Data("Warning: the provider's access token is not an RFC 6750 bearer token (b64token); some programs may refuse it.\n".utf8))

@@ -32,7 +32,7 @@ package struct Exec: AsyncParsableCommand {
     package func run() async throws {
         let replacement = ProgramReplacement()  // before any signal handling starts
         let token = Mutex<AccessToken?>(nil)
-        try await reportingFailures(ifInterrupted: "the program was not started", offering: .timeout) {
+        try await reportingFailures(ifInterrupted: "the program was not started", offering: .timeout, profile: access.profile.name) {
             let fresh = try await access.freshAccessToken(for: .process("the program of webauth exec"))
             token.withLock { $0 = fresh }
         }

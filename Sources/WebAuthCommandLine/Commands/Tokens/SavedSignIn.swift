@@ -21,7 +21,7 @@ package struct SavedSignIn {
     ///     the route the sign-in saved (``SavedClient/route``).
     ///   - deadline: the command's `--timeout`; a command without one gets
     ///     ``TimeoutOption/defaultSeconds`` from now.
-    package init(profile: ProfileOptions, secret: ClientSecretOptions, route: RouteOptions, config: String? = nil,
+    package init(profile: some ProfileChoice, secret: ClientSecretOptions, route: RouteOptions, config: String? = nil,
          deadline: CommandDeadline = CommandDeadline(seconds: TimeoutOption.defaultSeconds)) async throws(CommandFailure) {
         try await self.init(profile: profile, secret: secret, deadline: deadline) { saved throws(CommandFailure) in
             try route.settings(config: config, saved: saved)
@@ -29,7 +29,7 @@ package struct SavedSignIn {
     }
 
     /// - Parameter network: the settings of the command's requests, given the route the sign-in saved.
-    package init(profile: ProfileOptions, secret: ClientSecretOptions, deadline: CommandDeadline,
+    package init(profile: some ProfileChoice, secret: ClientSecretOptions, deadline: CommandDeadline,
          network: (SavedRoute?) throws(CommandFailure) -> NetworkSettings) async throws(CommandFailure) {
         self.deadline = deadline
         (state, store) = try await profile.savedState()

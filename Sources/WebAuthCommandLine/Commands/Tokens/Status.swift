@@ -13,10 +13,10 @@ package struct Status: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Say whether a sign-in is saved, for whom, until when, and in which store (JSON). Exits 6 when not signed in.")
 
-    @OptionGroup package var profile: ProfileOptions
+    @OptionGroup package var profile: TokenProfileOptions
 
     package func run() async throws {
-        try await reportingFailures(ifInterrupted: "nothing was printed") {
+        try await reportingFailures(ifInterrupted: "nothing was printed", profile: profile.name) {
             let store = try await profile.store()
             guard let state = try await ProfileStore.load(profile.name, from: store) else {
                 print(JSONValue.object(["signed_in": .bool(false), "store": .string(ProfileStore.describe(store))]).description)

@@ -58,7 +58,7 @@ package struct Token: AsyncParsableCommand {
     package var dpop: [String] = []
 
     package func run() async throws {
-        try await reportingFailures(ifInterrupted: "no token was printed", offering: .timeout) {
+        try await reportingFailures(ifInterrupted: "no token was printed", offering: .timeout, profile: access.profile.name) {
             if !dpop.isEmpty { return try await DPoPHeaders(dpop).print(for: access.savedSignIn()) }
             if idToken {
                 let manager = try await access.manager()

@@ -13,13 +13,13 @@ package struct Userinfo: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Print the provider's UserInfo claims for the saved sign-in, as JSON.")
 
-    @OptionGroup package var profile: ProfileOptions
+    @OptionGroup package var profile: TokenProfileOptions
     @OptionGroup package var secret: ClientSecretOptions
     @OptionGroup package var timing: TimeoutOption
     @OptionGroup(title: "Network") package var route: RouteOptions
 
     package func run() async throws {
-        try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout) {
+        try await reportingFailures(ifInterrupted: "nothing was printed", offering: .timeout, profile: profile.name) {
             let manager = try await SavedSignIn(profile: profile, secret: secret, route: route, deadline: timing.deadline()).manager()
             do throws(AuthStateError) { print(JSONValue.object(try await manager.userinfo()).description) } catch { throw CommandFailure(error) }
         }

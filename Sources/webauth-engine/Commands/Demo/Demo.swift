@@ -37,7 +37,7 @@ struct Demo: AsyncParsableCommand {
     var passkey = false
 
     @Option(help: "embedded (the login page in the engine) or device (the device grant: this process shows a code, a headless \"phone\" approves it).")
-    var flow: LoginFlow = .embedded
+    var flow: Flow = .embedded
 
     @Option(help: "Seconds to wait for the sign-in; each step of its script may wait as long.")
     var timeout: Int = 120
@@ -45,8 +45,15 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Log the engine's navigation decisions (values redacted).")
     var verbose = false
 
+    /// How the demo signs in: the flows it has (not `login`'s `browser`, which needs a person's browser).
+    enum Flow: String, ExpressibleByArgument, CaseIterable {
+        /// The login page in the engine.
+        case embedded
+        /// The device grant, both sides in this process.
+        case device
+    }
+
     func validate() throws {
-        guard flow != .browser else { throw ValidationError("the demo signs in --flow embedded or --flow device") }
         if passkey, interactive || emailCode || flow != .embedded {
             throw ValidationError("--passkey is a scripted embedded sign-in: not with --interactive, --email-code or --flow device")
         }
@@ -110,7 +117,7 @@ struct Demo: AsyncParsableCommand {
                 narrator.say("new access token valid until \(refreshed.lastTokenResponse?.accessTokenExpiresAt.map { "\($0)" } ?? "?")")
                 let userinfo = try await narrator.timed("called userinfo") { try await manager.userinfo() }
                 _ = try await narrator.timed("signed out at the provider") {
-                    try await client.signOut(refreshed, options: options)
+                    try await client.signOut(refreshed, options: options) { narrator.follow($0) }
                 }
                 print(JSONValue.object(SignInSummary.shown(idToken.claims.all.merging(userinfo) { $1 })).description)
             } catch let error as SignInError {

@@ -55,8 +55,8 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
-            // A profile whose client registered itself (webauth register) needs no provider or client options.
-            let settings = try client.resolve(registered: client.namesNoClient ? await profile.registeredState() : nil)
+            // A profile already signed in, or whose client registered itself (webauth register), needs no provider or client options.
+            let settings = try client.resolve(saved: client.namesNoClient ? await profile.savedClientState() : nil)
             let deadline = presentation.deadline()
             // Headless with no script, nobody can type: a provider that remembers the person may still
             // finish by itself, and a page that waits for input fails once it settles, not at --timeout.
@@ -106,7 +106,8 @@ struct Login: AsyncParsableCommand {
         let others = OtherLoginFlows(settings: settings, client: client, deadline: deadline, scopes: scopes, parameters: parameters,
                                      browserCommand: browserCommand, verbose: presentation.verbose)
         let flow = self.flow ?? (systemBrowser ? .browser : nil)
-        if flow == .device { return try await others.device() }
+        // In a terminal, the device grant is reminded of as the page is (issue 40.3.14).
+        if flow == .device { return try await narrator.waiting(for: "the sign-in on the other device") { try await others.device() } }
         let outcome: Result<SignInResult, SignInError>
         do {
             outcome = .success(try await narrator.waiting(for: "the sign-in") {
@@ -118,7 +119,9 @@ struct Login: AsyncParsableCommand {
                                                options: options, script: { try await page($0) })
             })
         } catch let error as SignInError {
-            if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil { return try await others.withoutDisplay() }
+            if case .session(.noDisplayForWindow) = error, flow == nil, page.script == nil {
+                return try await narrator.waiting(for: "the sign-in") { try await others.withoutDisplay() }
+            }
             outcome = .failure(error)
         }
         if let trace { await Self.writeTrace(of: page.shown.session, to: trace, narrator) }
@@ -139,8 +142,12 @@ struct Login: AsyncParsableCommand {
     /// what only a script (or a person, in a window) can type.
     private func failure(_ error: SignInError) -> CommandFailure {
         guard presentation.headless, scripting.script == nil, case .session(.pageSettled(let page, let after)) = error else { return CommandFailure(error) }
+        let environment = CommandEnvironment.original
+        let hasDisplay = environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
+        // Without a display there is no window to sign in in: a person's way is the device grant.
+        let otherwise = hasDisplay ? "drop --headless to sign in in a window" : "--flow device to sign in on another device, as there is no display here"
         return CommandFailure(.scriptFailed, "sign-in failed: the provider's page stood still for \(after) with no redirect: \(page)",
-                              advice: "A headless sign-in needs --script FILE to fill in the page (or drop --headless to sign in in a window).")
+                              advice: "A headless sign-in needs --script FILE to fill in the page (or \(otherwise)).")
     }
 
     /// Revokes the refresh token of the sign-in a new one replaced (same provider and client), so

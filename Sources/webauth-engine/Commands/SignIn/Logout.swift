@@ -16,7 +16,7 @@ struct Logout: AsyncParsableCommand {
             page does, the refresh token is revoked (when the provider has a revocation endpoint), \
             and the saved sign-in and a --profile's cookies are deleted. Exits 0 when every part \
             worked, 3 when only the provider's part did not ("signed out here; the provider's \
-            sign-out did not finish: ..."). With --local, the provider's page is not shown, \
+            sign-out did not finish: ..."), 4 when that was because the provider could not be reached. With --local, the provider's page is not shown, \
             and a saved sign-in that cannot be read (damaged, or saved by a newer version) is removed all the same.
             """)
 
@@ -38,7 +38,7 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup(title: "Presentation") var presentation: PresentationOptions
 
     func run() async throws {
-        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept", offering: PresentationOptions.offered) {
+        try await reportingFailures(ifInterrupted: "the sign-out was cancelled; the saved sign-in was kept", offering: PresentationOptions.offered, profile: profile.name) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             if local, let removed = try await ProfileStore.removingUnreadable(name: profile.name, choice: profile.store) {
                 narrator.warn("the saved sign-in in \(removed) could not be read and was removed; its refresh token was not revoked")
@@ -70,17 +70,18 @@ struct Logout: AsyncParsableCommand {
             // Headless, nobody can answer a question on the page: without a script, fail once it settles.
             var presentation = presentation
             var page = try pageRun(headless: presentation.headless, narrator: narrator, http: deadline.http(network))
-            var unfinished: [String] = []
+            // What of the provider's part did not finish, and what kind of failure each was.
+            var unfinished: [(reason: String, status: ExitStatus)] = []
             // The refresh token first: a provider's page that never sends the person back must not use up its time.
             var revoked = false
             if configuration.revocationEndpoint != nil, let refreshToken = saved.state.refreshToken {
                 let endpoint = TokenEndpoint(configuration: configuration, clientID: saved.state.clientID, authentication: saved.authentication,
                                              http: deadline.http(network))
-                do {
+                do throws(OpenIDConnectError) {
                     try await endpoint.revoke(refreshToken, hint: "refresh_token")
                     revoked = true
                 } catch {
-                    unfinished.append("the refresh token was not revoked: \(error)")
+                    unfinished.append(("the refresh token was not revoked: \(error)", ReportedFailure.status(of: error)))
                 }
             }
             var endedAtProvider = false
@@ -108,7 +109,7 @@ struct Logout: AsyncParsableCommand {
                     if let report = await page.report(of: error, requested: scripting.artifacts != nil) {
                         reason += FailureArtifacts.leave(report, in: scripting.artifacts)
                     }
-                    unfinished.append(reason)
+                    unfinished.append((reason, ReportedFailure(error).status))
                 }
             }
             if case .persistent(let directory) = profile.websiteData() {
@@ -120,10 +121,7 @@ struct Logout: AsyncParsableCommand {
             try Self.forgetBrokerGrants(profile)
             print(JSONValue.object(["signed_out": .bool(true), "provider_session_ended": .bool(endedAtProvider),
                                     "refresh_token_revoked": .bool(revoked)]).description)
-            guard unfinished.isEmpty else {
-                throw CommandFailure(.providerError, "signed out here; the provider's sign-out did not finish: " + unfinished.joined(separator: "; "),
-                                     advice: "The saved sign-in is gone; end the provider's session on its site, or give logout a --script that answers its page.")
-            }
+            guard unfinished.isEmpty else { throw Self.unfinished(unfinished) }
         }
     }
 
@@ -141,6 +139,18 @@ struct Logout: AsyncParsableCommand {
         do { return try RedirectURI(redirect) } catch {
             throw CommandFailure(.usage, "the redirect URI \(redirect) cannot be used: \(error)")
         }
+    }
+
+    /// The failure of a sign-out whose provider's part did not finish: a network error (4) when the
+    /// provider could not be reached for any of it, with advice for a provider that is down; else 3.
+    private static func unfinished(_ parts: [(reason: String, status: ExitStatus)]) -> CommandFailure {
+        let message = "signed out here; the provider's sign-out did not finish: " + parts.map(\.reason).joined(separator: "; ")
+        guard parts.allSatisfy({ $0.status == .networkError }) else {
+            return CommandFailure(.providerError, message,
+                                  advice: "The saved sign-in is gone; end the provider's session on its site, or give logout a --script that answers its page.")
+        }
+        return CommandFailure(.networkError, message,
+                              advice: "The saved sign-in is gone; the provider could not be reached: end its session on its site once it answers.")
     }
 
     /// Why the provider's page did not send the person back, in sign-out words.
