@@ -5,6 +5,9 @@ import OpenIDConnect
 /// Which saved sign-in's access token `token`, `exec` and `env` use, how long it must stay
 /// valid, for which scopes and resources, and how long the command may take.
 package struct AccessTokenOptions: ParsableArguments {
+    /// The command-line parser makes it.
+    package init() {}
+
     @OptionGroup package var profile: TokenProfileOptions
     @OptionGroup package var secret: ClientSecretOptions
     @OptionGroup package var timing: TimeoutOption

@@ -59,7 +59,7 @@ extension ClientOptions {
 
     /// How the client authenticates: as the registration says when `saved`'s client registered
     /// itself, as the options and `saved`'s client say for another saved sign-in, else as the options and `file` say.
-    private func authentication(saved: AuthState?, file: ConfigurationFile?, environment: [String: String]) throws -> ClientAuthentication {
+    private func authentication(saved: AuthState?, file: WebAuthCommandLine.ConfigurationFile?, environment: [String: String]) throws -> ClientAuthentication {
         guard let saved else { return try secret.resolve(environment: environment, fallback: file?.string("client_secret"), file: file) }
         if secret.namesNone, let registration = saved.registration, registration.clientID == saved.clientID {
             return try ClientSecretOptions.authentication(of: registration)
