@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 39.5: the commands other tools call most (`token`, `env`, `exec`, `status`, `userinfo`,
 /// the git, Docker and Kubernetes credential helpers, `--version`) run in the light `webauth`,
 /// which links neither WebKitGTK nor GTK; every other command runs in `webauth-engine`, which the
 /// front finds from its own real path, in a build and in an installed `PREFIX`.
-@Suite("the light webauth: no WebKitGTK or GTK for the token commands, the engine found for the rest", .timeLimit(.minutes(5)))
+@Suite("the light webauth: no WebKitGTK or GTK for the token commands, the engine found for the rest", .startsWebKit(minutes: 5))
 struct LightFrontTests {
     let webauth = WebAuthBinary()
 
