@@ -62,7 +62,7 @@ struct CredentialHelperTests {
 
     /// A kubeconfig for the local API with README's `users` block, its profile replaced by `profile`.
     func kubeconfig(_ server: TokenCheckingServer, profile: String) throws -> String {
-        let users = try ReadmeWalkthroughTests.block(after: "<!-- kubeconfig user -->", language: "yaml")
+        let users = try Guides.block(after: "<!-- kubeconfig user -->", language: "yaml")
             .replacingOccurrences(of: "--profile, work]", with: "--profile, \(profile)]")
         return try webauth.file("kubeconfig-\(profile)", """
             apiVersion: v1
@@ -149,7 +149,7 @@ struct CredentialHelperTests {
 
         let anonymous = try await clone()
         #expect(anonymous.status != 0 && anonymous.stderr.contains("terminal prompts disabled"), "the server checks: \(anonymous.stderr)")
-        let setup = try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", try ReadmeWalkthroughTests.block(after: "<!-- git credential helper -->")])
+        let setup = try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", try Guides.block(after: "<!-- git credential helper -->")])
         try #require(setup.status == 0, "stderr: \(setup.stderr)")
         let unmappedClone = try await clone()
         #expect(unmappedClone.status != 0 && unmappedClone.stderr.contains("terminal prompts disabled"),
@@ -191,7 +191,7 @@ struct CredentialHelperTests {
     func docker() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
-        try webauth.configure(try ReadmeWalkthroughTests.block(after: "<!-- credential hosts -->", language: "json"))
+        try webauth.configure(try Guides.block(after: "<!-- credential hosts -->", language: "json"))
         let helper = webauth.home.appendingPathComponent("bin/docker-credential-webauth")
         try FileManager.default.createDirectory(at: helper.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: helper, withDestinationURL: WebAuthBinary.binary)
