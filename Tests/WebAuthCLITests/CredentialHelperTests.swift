@@ -7,7 +7,7 @@ import Testing
 /// The credential helpers with the real clients: `kubectl` against a local HTTPS API, `git`
 /// cloning over HTTP from `git http-backend`, and Docker's protocol as the docker CLI speaks it
 /// (no engine here). Each server lets a request in only with a token the provider accepts; the
-/// README's snippets are the configuration.
+/// docs/tools.md's snippets are the configuration.
 @Suite("credential helpers: kubectl, git, Docker (the built binary)", .timeLimit(.minutes(3)))
 struct CredentialHelperTests {
     var webauth = WebAuthBinary()
@@ -60,7 +60,7 @@ struct CredentialHelperTests {
 
     // MARK: kubectl
 
-    /// A kubeconfig for the local API with README's `users` block, its profile replaced by `profile`.
+    /// A kubeconfig for the local API with docs/tools.md's `users` block, its profile replaced by `profile`.
     func kubeconfig(_ server: TokenCheckingServer, profile: String) throws -> String {
         let users = try Guides.block(after: "<!-- kubeconfig user -->", language: "yaml")
             .replacingOccurrences(of: "--profile, work]", with: "--profile, \(profile)]")
@@ -81,7 +81,7 @@ struct CredentialHelperTests {
             """)
     }
 
-    @Test("kubectl (README's exec block) gets the token from kubernetes-credential and the API lets it in; not signed in and no terminal: kubectl fails with the plugin's message")
+    @Test("kubectl (docs/tools.md's exec block) gets the token from kubernetes-credential and the API lets it in; not signed in and no terminal: kubectl fails with the plugin's message")
     func kubectl() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
@@ -125,7 +125,7 @@ struct CredentialHelperTests {
 
     // MARK: git
 
-    @Test("git clones with README's helper line (oauth2 + the token as Basic password); erase makes the next get refresh; an unmapped host gets no answer")
+    @Test("git clones with docs/tools.md's helper line (oauth2 + the token as Basic password); erase makes the next get refresh; an unmapped host gets no answer")
     func git() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
@@ -153,7 +153,7 @@ struct CredentialHelperTests {
         try #require(setup.status == 0, "stderr: \(setup.stderr)")
         let unmappedClone = try await clone()
         #expect(unmappedClone.status != 0 && unmappedClone.stderr.contains("terminal prompts disabled"),
-                "README's mapping names git.example.com, not this server: \(unmappedClone.stderr)")
+                "docs/tools.md's mapping names git.example.com, not this server: \(unmappedClone.stderr)")
         try webauth.configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
         let cloned = try await clone()
         #expect(cloned.status == 0 && !cloned.stderr.contains(token), "stderr: \(cloned.stderr)")

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README's commands as a newcomer runs them: a fresh `HOME` and nothing else (no `XDG_*`
-/// folders, no display, no keyring), in README's order. Each command ends with its documented
+/// README's commands and quick starts as a newcomer runs them: a fresh `HOME` and nothing else
+/// (no `XDG_*` folders, no display, no keyring), in README's order; and README stays short. Each command ends with its documented
 /// status; each failure is one line on stderr whose advice is true for that command; and what
 /// is left on disk is only the state folder README documents.
 @Suite("A newcomer walks README with no display and no keyring (the built binary)", .serialized, .timeLimit(.minutes(5)))

@@ -5,14 +5,14 @@ import TestSupport
 import Testing
 
 /// `webauth broker` on a private session bus, D-Bus activated, driven by real clients: the
-/// README's three (gdbus, Python with python3-gi, C with GIO compiled here), and the tests' own
+/// docs/broker.md's three (gdbus, Python with python3-gi, C with GIO compiled here), and the tests' own
 /// Python client for every result and error. Sign-ins run the development provider's real pages
 /// with a login script (the broker is started with --allow-scripts), off screen: the bus has no display.
 @Suite("Broker: sign-in, tokens and accounts over the session bus", .timeLimit(.minutes(5)))
 struct BrokerTests {
     let webauth = WebAuthBinary()
 
-    @Test("the README's clients: Python and C sign in and get the same token again; gdbus gets a token and lists only what it may use")
+    @Test("docs/broker.md's clients: Python and C sign in and get the same token again; gdbus gets a token and lists only what it may use")
     func readmeClients() async throws {
         let fixture = try await BrokerFixture.start(webauth)
         let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
