@@ -180,17 +180,16 @@ struct BatchCommandTests {
         #expect(run.stderr.contains("step 1 (fill '#username' from var username) failed: {var: username} has no value here"), "stderr: \(run.stderr)")
     }
 
-    @Test("--help and README's batch section name the same options")
+    @Test("--help and docs/batch.md name the same options")
     func helpMatchesReadme() async throws {
         let help = try await webauth(["batch", "--help"])
         #expect(help.status == 0)
-        let readme = try String(contentsOf: InterfaceTests.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Batch sign-ins").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let section = try Guides.text("docs/batch.md")
         let options = { (text: String) in Set(text.matches(of: /--[a-z][a-z-]+/).map { String($0.output) }) }
         let own: Set = ["--parallel", "--shard", "--out", "--tokens", "--timeout", "--script", "--artifacts", "--settle-time", "--scope", "--param"]
         #expect(own.isSubset(of: options(help.stdout)), "help: \(help.stdout)")
-        #expect(own.isSubset(of: options(section)), "README lacks \(own.subtracting(options(section)))")
-        #expect(options(section).isSubset(of: options(help.stdout)), "README names options batch lacks: \(options(section).subtracting(options(help.stdout)))")
+        #expect(own.isSubset(of: options(section)), "docs/batch.md lacks \(own.subtracting(options(section)))")
+        #expect(options(section).isSubset(of: options(help.stdout)), "docs/batch.md names options batch lacks: \(options(section).subtracting(options(help.stdout)))")
     }
 
     /// Checks `output` against `docs/schemas/NAME.schema.json`; returns the complaints.

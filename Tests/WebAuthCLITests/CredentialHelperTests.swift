@@ -7,7 +7,7 @@ import Testing
 /// The credential helpers with the real clients: `kubectl` against a local HTTPS API, `git`
 /// cloning over HTTP from `git http-backend`, and Docker's protocol as the docker CLI speaks it
 /// (no engine here). Each server lets a request in only with a token the provider accepts; the
-/// README's snippets are the configuration.
+/// docs/tools.md's snippets are the configuration.
 @Suite("credential helpers: kubectl, git, Docker (the built binary)", .startsWebKit(minutes: 3))
 struct CredentialHelperTests {
     var webauth = WebAuthBinary()
@@ -60,9 +60,9 @@ struct CredentialHelperTests {
 
     // MARK: kubectl
 
-    /// A kubeconfig for the local API with README's `users` block, its profile replaced by `profile`.
+    /// A kubeconfig for the local API with docs/tools.md's `users` block, its profile replaced by `profile`.
     func kubeconfig(_ server: TokenCheckingServer, profile: String) throws -> String {
-        let users = try ReadmeWalkthroughTests.block(after: "<!-- kubeconfig user -->", language: "yaml")
+        let users = try Guides.block(after: "<!-- kubeconfig user -->", language: "yaml")
             .replacingOccurrences(of: "--profile, work]", with: "--profile, \(profile)]")
         return try webauth.file("kubeconfig-\(profile)", """
             apiVersion: v1
@@ -81,7 +81,7 @@ struct CredentialHelperTests {
             """)
     }
 
-    @Test("kubectl (README's exec block) gets the token from kubernetes-credential and the API lets it in; not signed in and no terminal: kubectl fails with the plugin's message")
+    @Test("kubectl (docs/tools.md's exec block) gets the token from kubernetes-credential and the API lets it in; not signed in and no terminal: kubectl fails with the plugin's message")
     func kubectl() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
@@ -125,7 +125,7 @@ struct CredentialHelperTests {
 
     // MARK: git
 
-    @Test("git clones with README's helper line (oauth2 + the token as Basic password); erase makes the next get refresh; an unmapped host gets no answer")
+    @Test("git clones with docs/tools.md's helper line (oauth2 + the token as Basic password); erase makes the next get refresh; an unmapped host gets no answer")
     func git() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
@@ -149,11 +149,11 @@ struct CredentialHelperTests {
 
         let anonymous = try await clone()
         #expect(anonymous.status != 0 && anonymous.stderr.contains("terminal prompts disabled"), "the server checks: \(anonymous.stderr)")
-        let setup = try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", try ReadmeWalkthroughTests.block(after: "<!-- git credential helper -->")])
+        let setup = try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", try Guides.block(after: "<!-- git credential helper -->")])
         try #require(setup.status == 0, "stderr: \(setup.stderr)")
         let unmappedClone = try await clone()
         #expect(unmappedClone.status != 0 && unmappedClone.stderr.contains("terminal prompts disabled"),
-                "README's mapping names git.example.com, not this server: \(unmappedClone.stderr)")
+                "docs/tools.md's mapping names git.example.com, not this server: \(unmappedClone.stderr)")
         try webauth.configure(#"{"credential_hosts": {"http://127.0.0.1:\#(server.port)": "work"}}"#)
         let cloned = try await clone()
         #expect(cloned.status == 0 && !cloned.stderr.contains(token), "stderr: \(cloned.stderr)")
@@ -191,7 +191,7 @@ struct CredentialHelperTests {
     func docker() async throws {
         let provider = try await Self.provider()
         let token = try await signIn(provider, as: "work")
-        try webauth.configure(try ReadmeWalkthroughTests.block(after: "<!-- credential hosts -->", language: "json"))
+        try webauth.configure(try Guides.block(after: "<!-- credential hosts -->", language: "json"))
         let helper = webauth.home.appendingPathComponent("bin/docker-credential-webauth")
         try FileManager.default.createDirectory(at: helper.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: helper, withDestinationURL: WebAuthBinary.binary)

@@ -7,7 +7,7 @@ import WebAuthCommandLine
 
 /// Every network option works the same three ways: the flag, the configuration file's key (the
 /// `--config` file or the default one) and the Swift API's `WebAuthenticationOptions` value; and
-/// `--help` and README name each.
+/// `--help` and docs/company-networks.md name each.
 @Suite("network options: flag, configuration key and Swift API agree")
 struct NetworkOptionsTests {
     /// One network option, written the three ways.
@@ -123,17 +123,14 @@ struct NetworkOptionsTests {
         }
     }
 
-    @Test("README's company-network section names each option and the commands that honour it")
-    func readme() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## In a company network").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
+    @Test("docs/company-networks.md names each option and the commands that honour it")
+    func guide() throws {
+        let section = try Guides.text("docs/company-networks.md")
         for name in ["--proxy", "--no-proxy", "--ca-file", "--language", "--client-certificate", "`proxy`", "`no_proxy`", "`ca_file`",
                      "`language`", "`client_certificate`",
                      "`token`", "`exec`", "`env`", "`userinfo`", "`logout`", "`git-credential`", "`docker-credential-webauth`",
                      "`kubernetes-credential`", "config.json"] {
-            #expect(section.contains(name), "README's In a company network section names \(name)")
+            #expect(section.contains(name), "docs/company-networks.md names \(name)")
         }
     }
 }

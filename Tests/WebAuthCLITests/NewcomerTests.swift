@@ -3,13 +3,56 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README's commands as a newcomer runs them: a fresh `HOME` and nothing else (no `XDG_*`
-/// folders, no display, no keyring), in README's order. Each command ends with its documented
+/// README's commands and quick starts as a newcomer runs them: a fresh `HOME` and nothing else
+/// (no `XDG_*` folders, no display, no keyring), in README's order; and README stays short. Each command ends with its documented
 /// status; each failure is one line on stderr whose advice is true for that command; and what
 /// is left on disk is only the state folder README documents.
 @Suite("A newcomer walks README with no display and no keyring (the built binary)", .serialized, .startsWebKit(minutes: 5))
 struct NewcomerTests {
     let newcomer = Newcomer()
+
+    @Test("README stays the front door: at most Newcomer.readmeLineLimit lines, what it is on its third line, its two first commands as CI runs them, its quick starts in itself")
+    func readmeIsTheFrontDoor() throws {
+        let readme = try Guides.text("README.md")
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= Newcomer.readmeLineLimit,
+                "README.md has \(lines.count) lines, over \(Newcomer.readmeLineLimit): move the detail to docs/ or the DocC catalogs and link it from the map")
+        #expect(lines.first == "# WebAuthSession" && lines.dropFirst(2).first?.contains("OpenID Connect") == true, "\(lines.prefix(3))")
+        #expect(Guides.blocks("sh", in: readme).first == """
+            scripts/setup && swift run webauth demo      # set up, then sign in through the real engine
+            scripts/setup && swift test                  # set up, then run every test
+            """)
+        for marker in ["<!-- quick start: terminal -->", "<!-- quick start: ci -->", "<!-- install the package -->"] {
+            #expect(readme.contains(marker), "README.md holds \(marker)")
+        }
+    }
+
+    @Test("README's first quick start as pasted, with no display: the provider, login by the device grant (a phone approves), userinfo, token, logout")
+    func quickStartTerminal() async throws {
+        var approved = false
+        let run = try await newcomer.paste(try Guides.block(after: "<!-- quick start: terminal -->")) { stderr in
+            guard !approved, let instructions = DeviceInstructions(stderr) else { return }
+            approved = true
+            let page = try await DevicePhone().approve(instructions.userCode, at: instructions.verificationURI)
+            #expect(page.contains("You can go back to your device"))
+        }
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(approved, "login offered the device grant: \(run.stderr)")
+        #expect(run.stdout.contains("\"signed_in\":true"), "stdout: \(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "\"email\":\"alice@example.com\"").count == 3, "userinfo, then curl with the token: \(run.stdout)")
+        #expect(run.stdout.contains("\"provider_session_ended\":true"), "stdout: \(run.stdout)")
+        try newcomer.expectOnlyDocumentedState()
+    }
+
+    @Test("README's third quick start as pasted, with no display: a login script, a headless sign-in, the token through exec")
+    func quickStartCI() async throws {
+        let run = try await newcomer.paste(try Guides.block(after: "<!-- quick start: ci -->"))
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("\"signed_in\":true") && run.stdout.contains("\"email\":\"alice@example.com\""), "stdout: \(run.stdout)")
+        #expect(!run.stdout.contains("wonderland") && !run.stderr.contains("wonderland"), "no password in any output")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: newcomer.work.path) == ["login.yaml"], "no failure artefacts")
+        try newcomer.expectOnlyDocumentedState()
+    }
 
     @Test("demo, then login, token, userinfo, status, logout (headless by itself), logout --local: statuses, one-line errors, nothing left in HOME but the state folder")
     func readmeInOrder() async throws {

@@ -3,25 +3,15 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's shell blocks, run exactly as written: README commands must work.
-@Suite("README: the curl walk-through, exec and env", .startsWebKit(minutes: 3))
+/// The guides' shell blocks (docs/development-provider.md, docs/tools.md), run exactly as written:
+/// documented commands must work.
+@Suite("Guides: the curl walk-through, exec and env", .startsWebKit(minutes: 3))
 struct ReadmeWalkthroughTests {
     let webauth = WebAuthBinary()
 
-    /// The code block (shell, unless `language` says otherwise) that follows `marker` in README.md.
-    static func block(after marker: String, language: String = "sh") throws -> String {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let afterMarker = try #require(text.range(of: marker)).upperBound
-        let open = try #require(text.range(of: "```\(language)\n", range: afterMarker..<text.endIndex)).upperBound
-        let close = try #require(text.range(of: "\n```", range: open..<text.endIndex)).lowerBound
-        return String(text[open..<close])
-    }
-
     @Test("discovery, login form, code, token exchange with PKCE, userinfo, refresh, revocation, logout: all with curl")
     func curlWalkthrough() async throws {
-        let script = try webauth.file("walkthrough.sh", try Self.block(after: "<!-- curl walk-through -->"))
+        let script = try webauth.file("walkthrough.sh", try Guides.block(after: "<!-- curl walk-through -->"))
         let binaries = WebAuthBinary.binary.deletingLastPathComponent().path
         let run = try await webauth.run(URL(fileURLWithPath: "/bin/bash"), ["-e", "-o", "pipefail", script],
                                         environment: ["PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
@@ -40,7 +30,7 @@ struct ReadmeWalkthroughTests {
                                        "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)],
                                       environment: ["ALICE_PASSWORD": OpenIDProvider.User.alice.password])
         try #require(login.status == 0, "stderr: \(login.stderr)")
-        let script = try webauth.file("exec-env.sh", try Self.block(after: "<!-- exec and env -->"))
+        let script = try webauth.file("exec-env.sh", try Guides.block(after: "<!-- exec and env -->"))
         let binaries = WebAuthBinary.binary.deletingLastPathComponent().path
         let run = try await webauth.run(URL(fileURLWithPath: "/bin/bash"), ["-e", "-o", "pipefail", script],
                                         environment: ["PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),

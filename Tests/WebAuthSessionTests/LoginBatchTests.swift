@@ -82,7 +82,7 @@ struct LoginBatchTests {
         #expect(try LoginBatch(contentsOfFile: paths[1]).entries == [.init(name: "dave", values: ["username": .literal("dave"),
                                                                                                 "Password": .environment("DAVE")])])
         #expect(try await Self.check("batch", paths) == 0)
-        let readme = try #require(try LoginScriptSchemaTests.readmeBlocks().first { $0.hasPrefix("# users.yaml") }, "README's batch file")
+        let readme = try #require(try LoginScriptSchemaTests.guideBlocks().first { $0.hasPrefix("# users.yaml") }, "docs/batch.md's users file")
         let documented = try LoginScriptSchemaTests.files([readme])
         #expect(try LoginBatch(contentsOfFile: documented[0]).entries.map(\.name) == ["alice", "bob"])
         #expect(try await Self.check("batch", documented) == 0)

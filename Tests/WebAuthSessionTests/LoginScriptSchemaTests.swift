@@ -4,33 +4,20 @@ import TestSupport
 import Testing
 @testable import WebAuthSession
 
-/// docs/schemas/login-script.schema.json and the Swift parser read the same format: README's
+/// docs/schemas/login-script.schema.json and the Swift parser read the same format: the guides'
 /// scripts and every script in Fixtures/login-scripts/ pass both, and the schema is strict.
 @Suite("Login script schema")
 struct LoginScriptSchemaTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The ```yaml blocks of README.md that are login scripts (those with `steps:`).
-    static func readmeScripts() throws -> [String] {
-        try readmeBlocks().filter { $0.contains("steps:") }
+    /// The ```yaml blocks of the guides (README.md, docs/, the DocC articles) that are login scripts (those with `steps:`).
+    static func guideScripts() throws -> [String] {
+        try guideBlocks().filter { $0.contains("steps:") }
     }
 
-    /// The ```yaml blocks of README.md.
-    static func readmeBlocks() throws -> [String] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line == "```yaml" {
-                current = []
-            } else if let lines = current, line == "```" {
-                blocks.append(lines.joined(separator: "\n") + "\n")
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
+    /// The ```yaml blocks of the guides, each ending with a newline as a file would.
+    static func guideBlocks() throws -> [String] {
+        try Guides.blocks("yaml").map { $0 + "\n" }
     }
 
     /// The scripts in Fixtures/login-scripts/.
@@ -60,9 +47,9 @@ struct LoginScriptSchemaTests {
         return (await child.exitStatus(), String(decoding: output, as: UTF8.self))
     }
 
-    @Test("README's scripts and every fixture script pass the schema and the Swift parser")
+    @Test("the guides' scripts and every fixture script pass the schema and the Swift parser")
     func documentedScriptsAreValid() async throws {
-        let readme = try Self.readmeScripts()
+        let readme = try Self.guideScripts()
         let fixtures = try Self.fixtureScripts()
         #expect(readme.count >= 3 && fixtures.count >= 5)
         let paths = try Self.files(readme) + fixtures.map(\.path)

@@ -5,26 +5,26 @@ import TestSupport
 import Testing
 
 /// `webauth broker` on a private session bus, D-Bus activated, driven by real clients: the
-/// README's three (gdbus, Python with python3-gi, C with GIO compiled here), and the tests' own
+/// docs/broker.md's three (gdbus, Python with python3-gi, C with GIO compiled here), and the tests' own
 /// Python client for every result and error. Sign-ins run the development provider's real pages
 /// with a login script (the broker is started with --allow-scripts), off screen: the bus has no display.
 @Suite("Broker: sign-in, tokens and accounts over the session bus", .startsWebKit(minutes: 5))
 struct BrokerTests {
     let webauth = WebAuthBinary()
 
-    @Test("the README's clients: Python and C sign in and get the same token again; gdbus gets a token and lists only what it may use")
+    @Test("docs/broker.md's clients: Python and C sign in and get the same token again; gdbus gets a token and lists only what it may use")
     func readmeClients() async throws {
         let fixture = try await BrokerFixture.start(webauth)
         let (provider, bus, script) = (fixture.provider, fixture.bus, fixture.script)
         defer { Task { await bus.stop() } }
         let options = ["issuer=\(provider.issuer)", "client_id=webauth-demo", "script=\(script)"]
 
-        let python = try await bus.python(try ReadmeWalkthroughTests.block(after: "<!-- broker python -->", language: "python"), options + ["account=work"])
+        let python = try await bus.python(try Guides.block(after: "<!-- broker python -->", language: "python"), options + ["account=work"])
         #expect(python.status == 0, "stderr: \(python.stderr)\nbroker: \(bus.brokerLog)")
         #expect(python.stdout.contains("signed in to \(provider.issuer) as ") && python.stdout.contains("(account work)"), "\(python.stdout)")
         #expect(python.stdout.contains("GetToken gives the same token: True"), "\(python.stdout)")
 
-        let source = try webauth.file("sign_in.c", try ReadmeWalkthroughTests.block(after: "<!-- broker c -->", language: "c"))
+        let source = try webauth.file("sign_in.c", try Guides.block(after: "<!-- broker c -->", language: "c"))
         let program = webauth.home.appendingPathComponent("sign_in").path
         let compiled = try await bus.run("/bin/sh", ["-c", "cc -Wall -o \(program) \(source) $(pkg-config --cflags --libs gio-2.0)"])
         try #require(compiled.status == 0, "cc: \(compiled.stderr)")
@@ -34,7 +34,7 @@ struct BrokerTests {
 
         let granted = try await webauth(["broker", "--grant", "/usr/bin/gdbus", "work"])
         #expect(granted.status == 0, "stderr: \(granted.stderr)")
-        let shell = try webauth.file("gdbus.sh", try ReadmeWalkthroughTests.block(after: "<!-- broker gdbus -->"))
+        let shell = try webauth.file("gdbus.sh", try Guides.block(after: "<!-- broker gdbus -->"))
         let gdbus = try await bus.run("/bin/sh", ["-e", shell])
         #expect(gdbus.status == 0, "stderr: \(gdbus.stderr)")
         #expect(gdbus.stdout.contains("'access_token': <'") && gdbus.stdout.contains("'account': <'work'>"), "\(gdbus.stdout)")

@@ -10,9 +10,13 @@ struct Newcomer {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-newcomer-\(UUID().uuidString)")
     var home: URL { root.appendingPathComponent("home") }
     var temporary: URL { root.appendingPathComponent("tmp") }
+    /// The folder a pasted snippet runs in (beside `HOME`, so that what it writes is not taken for state).
+    var work: URL { root.appendingPathComponent("work") }
+    /// The most lines README.md may have: it is the front door, and the manual is in docs/ and the DocC catalogs.
+    static let readmeLineLimit = 300
 
     init() {
-        for folder in [home, temporary] {
+        for folder in [home, temporary, work] {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
     }
@@ -38,6 +42,25 @@ struct Newcomer {
                                      stdout: .file(out.path), stderr: .file(err.path))
         let status = await child.exitStatus()
         return WebAuthBinary.Run(status: status, stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    /// Runs `script` as a newcomer pastes it into a terminal: bash (`-e -o pipefail`) in ``work``,
+    /// with the built `webauth` first on `PATH` and no `ALICE_PASSWORD` of the tests'; `onStderr`
+    /// sees stderr as it grows (to act as the person would, such as approve a device code).
+    func paste(_ script: String, onStderr: (String) async throws -> Void = { _ in }) async throws -> WebAuthBinary.Run {
+        let out = root.appendingPathComponent("\(UUID().uuidString).out")
+        var environment = environment
+        environment["ALICE_PASSWORD"] = nil
+        environment["PATH"] = WebAuthBinary.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let child = try ChildProcess("/bin/bash", ["-e", "-o", "pipefail", "-c", "cd '\(work.path)'\n" + script], environment: environment,
+                                     stdout: .file(out.path), stderr: .pipe)
+        var stderr = ""
+        for await chunk in child.outputChunks() {
+            stderr += chunk
+            try await onStderr(stderr)
+        }
+        let status = await child.exitStatus()
+        return WebAuthBinary.Run(status: status, stdout: try String(contentsOf: out, encoding: .utf8), stderr: stderr)
     }
 
     /// README's `webauth login --headless --script` against `provider`, with the password script.

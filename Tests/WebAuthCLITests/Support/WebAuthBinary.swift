@@ -111,12 +111,20 @@ extension WebAuthBinary {
     func start(_ arguments: [String], environment extra: [String: String] = [:], stdout: URL? = nil) throws -> Started {
         let child = try ChildProcess(Self.binary.path, arguments, environment: baseEnvironment.merging(extra) { $1 },
                                      stdout: stdout.map { .file($0.path) } ?? .null, stderr: .pipe)
-        let (stderr, lines) = AsyncStream<String>.makeStream()
-        let pipe = child.output
-        Thread {  // blocking reads of whatever has arrived, until every writer has closed the pipe
-            while let data = pipe?.readChunkRetryingInterruptions(), !data.isEmpty { lines.yield(String(decoding: data, as: UTF8.self)) }
-            lines.finish()
+        return Started(pid: child.pid, stderr: child.outputChunks(), status: Task { await child.exitStatus() })
+    }
+}
+
+extension ChildProcess {
+    /// What the child writes to its ``ChildProcess/Stream/pipe``, chunk by chunk as it comes, until
+    /// every writer has closed the pipe.
+    func outputChunks() -> AsyncStream<String> {
+        let (chunks, continuation) = AsyncStream<String>.makeStream()
+        let pipe = output
+        Thread {  // blocking reads of whatever has arrived
+            while let data = pipe?.readChunkRetryingInterruptions(), !data.isEmpty { continuation.yield(String(decoding: data, as: UTF8.self)) }
+            continuation.finish()
         }.start()
-        return Started(pid: child.pid, stderr: stderr, status: Task { await child.exitStatus() })
+        return chunks
     }
 }

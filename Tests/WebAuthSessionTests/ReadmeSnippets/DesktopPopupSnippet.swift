@@ -1,4 +1,4 @@
-// README "Desktop popup", compiled (see LoginScriptSnippet.swift).
+// GettingStartedPopup.md, "What the person sees", compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import OpenIDConnect
 import WebAuthSession

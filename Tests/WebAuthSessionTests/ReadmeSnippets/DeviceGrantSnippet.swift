@@ -1,4 +1,4 @@
-// README "The device authorization grant (RFC 8628)", compiled (see LoginScriptSnippet.swift).
+// docs/device-grant.md, "The device authorization grant (RFC 8628)", compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import Foundation
 import OpenIDConnect

@@ -1,4 +1,4 @@
-// README "When the embedded view is refused", compiled (see LoginScriptSnippet.swift).
+// SigningIn.md, "When the embedded view is refused", compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import OpenIDConnect
 import WebAuthSession

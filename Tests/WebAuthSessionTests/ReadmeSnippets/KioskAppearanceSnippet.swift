@@ -1,4 +1,4 @@
-// README "Kiosk", what a visitor sees around the page, compiled (see LoginScriptSnippet.swift).
+// GettingStartedKiosk.md, what a visitor sees around the page, compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import Foundation
 import WebAuthSession

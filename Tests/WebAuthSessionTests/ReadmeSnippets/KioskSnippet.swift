@@ -1,4 +1,4 @@
-// README "Kiosk", compiled (see LoginScriptSnippet.swift).
+// GettingStartedKiosk.md's overview, compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import OpenIDConnect
 import WebAuthSession

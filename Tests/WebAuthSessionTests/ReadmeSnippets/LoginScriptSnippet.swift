@@ -1,5 +1,5 @@
-// README "Login scripts", compiled: lines between `snippet.hide` and `snippet.show` are this
-// file's own; the rest must equal the README's block (ReadmeSnippetTests).
+// LoginScripts.md's Swift example, compiled: lines between `snippet.hide` and `snippet.show` are
+// this file's own; the rest must equal a guide's block (ReadmeSnippetTests).
 // snippet.hide
 import OpenIDConnect
 import WebAuthSession

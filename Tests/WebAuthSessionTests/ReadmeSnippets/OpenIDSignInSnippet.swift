@@ -1,4 +1,4 @@
-// README "Without the engine: OpenIDSignIn and your own user agent", compiled (see LoginScriptSnippet.swift).
+// SigningIn.md, "Without the engine: OpenIDSignIn and your own user agent", compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import OpenIDConnect
 // snippet.show

@@ -1,4 +1,4 @@
-// README "Signing in with OpenID Connect", compiled (see LoginScriptSnippet.swift).
+// SigningIn.md's first example, compiled (see LoginScriptSnippet.swift).
 import OpenIDConnect
 import WebAuthSession
 

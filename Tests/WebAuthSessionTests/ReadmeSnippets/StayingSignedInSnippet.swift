@@ -1,4 +1,4 @@
-// README "Staying signed in", compiled (see LoginScriptSnippet.swift).
+// SigningIn.md, "Staying signed in", compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import OpenIDConnect
 import WebAuthSession

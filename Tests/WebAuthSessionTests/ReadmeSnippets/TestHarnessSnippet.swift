@@ -1,4 +1,4 @@
-// README "Headless test harness", compiled (see LoginScriptSnippet.swift).
+// GettingStartedTestHarness.md, "Scripts, artefacts and the pool", compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import OpenIDConnect
 import WebAuthSession

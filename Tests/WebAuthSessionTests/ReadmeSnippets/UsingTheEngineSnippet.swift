@@ -1,4 +1,4 @@
-// README "Using the engine", compiled (see LoginScriptSnippet.swift).
+// UsingTheEngine.md's first example, compiled (see LoginScriptSnippet.swift).
 // snippet.hide
 import Foundation
 // snippet.show
