@@ -27,7 +27,7 @@ struct WebAuth: AsyncParsableCommand {
         // Our secret variables are read into memory and leave the environment before any command
         // runs: WebKit's processes and every program started later inherit what is left.
         CommandEnvironment.withholdSecrets()
-        CommandEnvironment.provideRuntimeDirectory()
+        CommandEnvironment.provideEngineRuntimeDirectory()
         if let failure = unknownCommand(CommandLine.arguments.dropFirst().first) {
             FileHandle.standardError.write(Data(failure.line(offering: []).utf8))
             Foundation.exit(failure.status.rawValue)

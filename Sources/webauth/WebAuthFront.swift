@@ -15,8 +15,14 @@ enum WebAuthFront {
         // As in the engine: our secret variables leave the environment before any command runs,
         // so a program `exec` starts never inherits them.
         CommandEnvironment.withholdSecrets()
+        CommandEnvironment.provideRuntimeDirectory()
         do {
             if LightCommand.isDockerHelper(arguments) {
+                if let failure = DockerCredential.unknownOperation(arguments.dropFirst().first) {
+                    print(failure.message)  // Docker shows a helper's stdout as its error
+                    FileHandle.standardError.write(Data(failure.line(offering: []).utf8))
+                    Foundation.exit(failure.status.rawValue)
+                }
                 var command = try DockerCredential.parseAsRoot(Array(arguments.dropFirst()))
                 try await run(&command)
             } else {
@@ -24,6 +30,7 @@ enum WebAuthFront {
                 try await run(&command)
             }
         } catch is EngineRequired {
+            CommandEnvironment.removeRuntimeDirectory()  // the engine makes its own; no exit handler runs after execve
             EngineExecutable.replaceProcess(arguments, environment: CommandEnvironment.original)
         } catch {
             LightCommand.exit(withError: error)

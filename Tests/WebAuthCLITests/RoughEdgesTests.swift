@@ -33,11 +33,11 @@ struct RoughEdgesTests {
     func logoutRedirectURIIsSaved() async throws {
         let help = try await newcomer(["logout", "--help"])
         #expect(help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("else the saved sign-in's"), "\(help.stdout)")
-        let readme = try String(contentsOf: InterfaceTests.root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("redirect URI (also the post-logout redirect URI)"), "What is saved says it is saved")
+        let guide = try Guides.text("docs/command-line.md"), limits = try Guides.text("docs/known-limits.md")
+        #expect(guide.contains("redirect URI (also the post-logout redirect URI)"), "What is saved says it is saved")
         // Before: Known limits said "`webauth logout` needs the post-logout redirect URI (...): the saved sign-in does not record it".
-        #expect(!readme.contains("does not record the redirect URI"))
-        #expect(!readme.contains("`webauth logout` needs the post-logout redirect URI"))
+        #expect(!limits.contains("does not record the redirect URI"))
+        #expect(!limits.contains("`webauth logout` needs the post-logout redirect URI"))
     }
 
     @Test("7: logout with the provider down: a network error (4), advice for a dead provider, no GLib error domain")
@@ -142,7 +142,7 @@ struct RoughEdgesTests {
         #expect(terminal.contains("still waiting for the sign-in on the other device (10 s)"), "terminal: \(terminal)")
     }
 
-    @Test("15: README's demo sample is what the demo prints (the issuer in the callback in full); --verbose prints each navigation once")
+    @Test("15: the command-line guide's demo sample is what the demo prints (the issuer in the callback in full); --verbose prints each navigation once")
     func demoAsREADMEShowsIt() async throws {
         let run = try await newcomer(["demo", "--verbose"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
@@ -151,9 +151,9 @@ struct RoughEdgesTests {
         let encoded = try #require(issuer.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))))
         let captured = try #require(lines.first { $0.contains("navigation captured com.example.webauth:/callback?code=") })
         #expect(captured.hasSuffix("&iss=\(encoded)"), "\(captured)")
-        let readme = try String(contentsOf: InterfaceTests.root.appendingPathComponent("README.md"), encoding: .utf8)
-        // Before: README showed `iss=<30>`.
-        #expect(readme.contains("navigation captured com.example.webauth:/callback?code=<43>&state=<43>&iss=http%3A%2F%2F127.0.0.1%3A34325\n"))
+        let guide = try Guides.text("docs/command-line.md")
+        // Before: the guide showed `iss=<30>`.
+        #expect(guide.contains("navigation captured com.example.webauth:/callback?code=<43>&state=<43>&iss=http%3A%2F%2F127.0.0.1%3A34325\n"))
         // Before: each decision came twice, as the library's debug record and as the narrator's line.
         #expect(!run.stderr.contains("debug WebAuthSession: decision="), "stderr: \(run.stderr)")
         let navigations = lines.filter { $0.contains("] navigation ") }

@@ -28,4 +28,33 @@ package enum CommandEnvironment {
         InitialEnvironmentBlock.blankValues(of: names)
     }
 
+
+    /// With no `XDG_RUNTIME_DIR` (SSH without a login session, containers, CI), GLib puts runtime
+    /// files under `~/.cache`: dconf's `user` file (GIO's settings, which libsoup's proxy lookup
+    /// reads, in the light commands too) and, in the engine, WebKit's sandbox records. This points it
+    /// at a private folder (0700, under `$TMPDIR`, or `/tmp` when that is too deep for the sockets
+    /// WebKit's D-Bus proxy makes in it: a socket's path has at most 107 bytes) removed when the
+    /// command exits (or before ``ProgramReplacement`` replaces it), before anything reads it: GLib
+    /// reads it once. `allowed` is the engine's say (not when WebKit would proxy a missing bus).
+    package static func provideRuntimeDirectory(allowed: Bool = true) {
+        guard allowed, (getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "").isEmpty else { return }
+        let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).path
+        var template = Array(((temporary.utf8.count <= 40 ? temporary : "/tmp") + "/webauth-runtime-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { return }  // GLib's fallback then, as before
+        let path = String(cString: created)
+        runtimeDirectory.withLock { $0 = path }
+        setenv("XDG_RUNTIME_DIR", path, 1)
+        atexit { CommandEnvironment.removeRuntimeDirectory() }
+    }
+
+    /// Removes the folder ``provideRuntimeDirectory(allowed:)`` made, if it made one.
+    package static func removeRuntimeDirectory() {
+        runtimeDirectory.withLock { path in
+            path.map { try? FileManager.default.removeItem(atPath: $0) }
+            path = nil
+        }
+    }
+
+    /// The folder ``provideRuntimeDirectory(allowed:)`` made, if it made one.
+    private static let runtimeDirectory = Mutex<String?>(nil)
 }

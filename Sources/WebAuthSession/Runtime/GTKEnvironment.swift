@@ -115,11 +115,6 @@ package enum GTKEnvironment {
 /// here so that the environment is changed in this one file. The library never calls them for a
 /// host application: `webauth` does.
 extension GTKEnvironment {
-    /// Points `XDG_RUNTIME_DIR` at `path`, where GLib then puts its runtime files.
-    package nonisolated static func useRuntimeDirectory(_ path: String) {
-        setenv("XDG_RUNTIME_DIR", path, 1)
-    }
-
     /// Removes what opens GTK's inspector from `GTK_DEBUG` (see ``GTKDebugVariable``).
     package nonisolated static func removeInspector() {
         guard let value = ProcessInfo.processInfo.environment[GTKDebugVariable.name] else { return }

@@ -34,6 +34,7 @@ package struct ProgramReplacement {
         let arguments = command.map { strdup($0) } + [nil]
         let entries = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (arguments + entries).forEach { free($0) } }
+        CommandEnvironment.removeRuntimeDirectory()  // no exit handler runs after execve
         let error = Self.candidates(for: command[0], path: environment["PATH"]).reduce(ENOENT) { found, candidate in
             execve(candidate, arguments, entries)
             // As execvp: a program found but not runnable is the answer unless a later one runs.
