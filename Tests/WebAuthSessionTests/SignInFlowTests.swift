@@ -1,3 +1,4 @@
+import CWebKitGTK
 import OpenIDConnect
 import Testing
 @testable import WebAuthSession
@@ -93,6 +94,18 @@ struct SignInFlowTests {
         var embedded = try flow()
         #expect(embedded.handle(.redirectReceived(url: "com.example:/cb?code=%ZZ", formBody: nil)).outcome
                 == .failure(.invalidCallback(.malformedEncoding(.query))))
+    }
+
+    @Test("a load WebKit cancelled is the engine's doing in either domain (GIO's too: a page loaded again after the CA file vouched for it); a refused connection is not")
+    func cancelledLoads() throws {
+        func failure(_ domain: GQuark, _ code: Int32) -> LoadFailure {
+            let error = g_error_new_literal(domain, code, "as WebKit reports it")!
+            defer { g_error_free(error) }
+            return LoadFailure(url: "https://a.example/", error: GLibError(error))
+        }
+        #expect(failure(webkit_network_error_quark(), Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)).causedByPolicy)
+        #expect(failure(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)).causedByPolicy)
+        #expect(!failure(g_io_error_quark(), Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue)).causedByPolicy)
     }
 
     @Test("load failures end the flow unless the engine caused them; TLS failures name the host")

@@ -184,7 +184,11 @@ extension LoadFailure {
             return
         }
         let interrupted = error.matches(webkit_policy_error_quark(), Int(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
+        // A load WebKit cancelled reports either domain: its own, or GIO's when the network process's
+        // request was cancelled (a page loaded again once the CA file vouched for its certificate
+        // cancels the first load, and that failure may come after the new load has started).
         let cancelled = error.matches(webkit_network_error_quark(), Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
+            || error.matches(g_io_error_quark(), Int(G_IO_ERROR_CANCELLED.rawValue))
         self.init(url: url, domain: error.domain, code: error.code, message: error.message, causedByPolicy: interrupted || cancelled)
     }
 }
