@@ -31,7 +31,7 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
-        // GLib, GIO and libsoup 3 without WebKit or GTK (issue 39.5): the GLib kit and the engine's
+        // GLib, GIO and libsoup 3 without WebKit or GTK: the GLib kit and the engine's
         // own HTTP, which the light `webauth` links; CWebKitGTK's header includes this one.
         .systemLibrary(
             name: "CSoup",
@@ -57,7 +57,7 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
-        // The sign-in broker's D-Bus (issue 29): GIO, which WebKitGTK links already.
+        // The sign-in broker's D-Bus: GIO, which WebKitGTK links already.
         .systemLibrary(
             name: "CGDBus",
             path: "CShims/CGDBus",
@@ -76,14 +76,14 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                // private_key_jwt with a key on a PKCS#11 token (issue 16.8): GnuTLS, not GLib
+                // private_key_jwt with a key on a PKCS#11 token: GnuTLS, not GLib
                 .target(name: "CGnuTLS", condition: .when(platforms: [.linux])),
             ]
         ),
         // A sign-in from discovery to validated tokens through whatever user agent shows the
         // provider's page (the system browser with its own loopback listener, the device grant and
         // its QR code, a test's double): no WebKit, no GLib, so an app that needs only these links
-        // no engine (issue 39).
+        // no engine.
         .target(
             name: "OpenIDSignIn",
             dependencies: [
@@ -93,7 +93,7 @@ let package = Package(
             ]
         ),
         // The files and inputs webauth reads from outside (login scripts, batch files, the
-        // configuration file): no WebKit, no GTK, so the fuzzer links it (issue 27).
+        // configuration file): no WebKit, no GTK, so the fuzzer links it.
         .target(
             name: "WebAuthFormats",
             dependencies: [
@@ -102,7 +102,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // Web Authentication without WebKit (issue 31): CBOR, COSE keys, authenticator data,
+        // Web Authentication without WebKit: CBOR, COSE keys, authenticator data,
         // clientDataJSON, the rpId rules, the client's steps, the virtual authenticator and CTAP2
         // over CTAPHID, so the fuzzer and DevProvider link it and it is tested without a display.
         .target(
@@ -113,7 +113,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),  // AES-CBC of CTAP2's PIN protocol 1
             ]
         ),
-        // FIDO2 security keys through libfido2 (issue 31): real keys over USB HID, and a software
+        // FIDO2 security keys through libfido2: real keys over USB HID, and a software
         // key behind libfido2's custom I/O, so the real library's path is tested here.
         .target(
             name: "SecurityKeys",
@@ -148,11 +148,11 @@ let package = Package(
             ]
         ),
         // The broker's bus contract: names, options decoding, results. GVariant but no WebKit, so
-        // the fuzzer links it (issue 29).
+        // the fuzzer links it.
         .target(name: "WebAuthBrokerContract", dependencies: ["OpenIDConnect", "CGDBus"]),
         // webauth's own side of the broker: GetToken of a running broker, without WebKit.
         .target(name: "WebAuthBrokerClient", dependencies: ["WebAuthBrokerContract", "WebAuthExitStatus", "GLibKit", "OpenIDConnect", "CGDBus"]),
-        // The sign-in broker on the session bus (issue 29): a layer beside the CLI, which
+        // The sign-in broker on the session bus: a layer beside the CLI, which
         // `webauth broker` only starts.
         .target(
             name: "WebAuthBroker",
@@ -194,7 +194,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // `webauth`, the light front (issue 39.5): token, env, exec, status, userinfo and the
+        // `webauth`, the light front: token, env, exec, status, userinfo and the
         // credential helpers here, without loading WebKitGTK or GTK; every other command is
         // `webauth-engine`'s, which it executes.
         .executableTarget(
@@ -249,11 +249,12 @@ let package = Package(
             ],
             exclude: ["Fixtures"]  // read by path (#filePath), as the files a user's disk holds
         ),
-        // issue 42: the test process's last exit handler, reserved as the test binary loads (LeftoverProcesses)
+        // The test process's last exit handler, reserved as the test binary loads, so LeftoverProcesses
+        // checks after every other handler that the suite left no process behind
         .target(name: "CTestProcesses", path: "Tests/CTestProcesses"),
         .target(name: "TestSupport", dependencies: [
             "OpenIDConnect", "CTestProcesses",
-            // issue 16.8: client key pairs for private_key_jwt tests
+            // client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",

@@ -493,7 +493,7 @@ def idle_cpu(provider, bin_dir, home):
 def wrong_password(provider, bin_dir, home, runs):
     """Seconds from start to exit of a cold `webauth login --headless --script` whose password is
     wrong, with the default settle time (10 s) and a short one (2 s): the page shows its error,
-    settles, and the command exits 7 quoting it (issue 13 item 3) instead of waiting out --timeout."""
+    settles, and the command exits 7 quoting it instead of waiting out --timeout."""
     results = {}
     for settle in (None, 2):
         command = [os.path.join(bin_dir, "webauth"), "login", "--issuer", provider.issuer, "--client-id", provider.client_id,
@@ -570,12 +570,12 @@ def merged(results):
     return together
 
 
-# ---- the attempts of issue 18.2 -----------------------------------------------------------------
+# ---- the attempts at a faster warm sign-in (each one change, measured against what was kept) ----
 
 SMALL_DISPLAY = "800x600x16"
 NO_REUSE = ["--no-reuse-views"]
 ATTEMPTS = [  # (what changes, webauth-bench arguments, environment; DISPLAY=SMALL_DISPLAY runs on an Xvfb of that screen)
-    # All before issue 32's kept views, so each runs with a new view per sign-in (`--no-reuse-views`, NO_REUSE).
+    # All from before the pool's kept views, so each runs with a new view per sign-in (`--no-reuse-views`, NO_REUSE).
     ("kept: a new view per sign-in, without GPU compositing", NO_REUSE, {}),
     ("a view kept ready (`--prewarm-views`), which keeps GPU compositing", [*NO_REUSE, "--prewarm-views"], {}),
     ("a view kept ready, Skia painting on the CPU (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`)", [*NO_REUSE, "--prewarm-views"],
@@ -627,7 +627,7 @@ def attempt_lines(provider, results):
     return lines
 
 
-# ---- issue 32: a pool place that keeps its view ----------------------------------------------
+# ---- a pool place that keeps its view ---------------------------------------------------------
 
 REUSE_ROUNDS, REUSE_RUNS = 6, 10
 REUSE_MODES = [  # (row, webauth-bench arguments)
@@ -736,7 +736,7 @@ def plot(scaling, path):
 
 
 def standing(results, scaling):
-    """Where this engine stands against each target of issue 18, from one run's results."""
+    """Where this engine stands against each speed target (BENCHMARKS.md's table), from one run's results."""
     median = lambda name, index=0: stats([run[index] for run in results[name]["runs"]])[0]
     floor, warm = median("plain HTTP (lower bound)"), median("this engine, warm")
     selenium_webkit = results["Selenium + WebKitWebDriver"]
@@ -796,13 +796,13 @@ def main():
     parser.add_argument("--scaling", action="store_true",
                         help="measure only the scaling run (1, 2, 4, 8 at once) and replace its table in --output and docs/scaling.png")
     parser.add_argument("--broker", action="store_true",
-                        help="measure only the sign-in broker (issue 29) and replace its table in --output")
+                        help="measure only the sign-in broker and replace its table in --output")
     parser.add_argument("--attempts", action="store_true",
-                        help="measure only the attempts of issue 18.2 and replace their table in bench/NOTES.md and --output")
+                        help="measure only the attempts at a faster warm sign-in and replace their table in bench/NOTES.md and --output")
     parser.add_argument("--reuse", action="store_true",
-                        help="measure only warm sign-ins with and without kept views (issue 32.2) and replace their table in bench/NOTES.md")
+                        help="measure only warm sign-ins with and without kept views and replace their table in bench/NOTES.md")
     parser.add_argument("--soak", action="store_true",
-                        help=f"measure only the soak of the kept setup ({SOAK_COUNT} sign-ins, issue 32.4) and replace its table in bench/NOTES.md")
+                        help=f"measure only the soak of the kept setup ({SOAK_COUNT} sign-ins in a row) and replace its table in bench/NOTES.md")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="bench-home-")
     if args.soak:

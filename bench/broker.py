@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The sign-in broker's benchmark (issue 29), run by `bench/run --broker` and by a full `bench/run`:
+"""The sign-in broker's benchmark, run by `bench/run --broker` and by a full `bench/run`:
 `GetToken` of a valid cached token over a private session bus, p50 and p99, against `webauth token`
 as a process (through the running broker, and with no broker); and a scripted sign-in from a running broker (its engine warm) against a cold
 `webauth login`, both off screen on the development provider. Numbers, never assertions.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The timeline of one cold `webauth login --headless --script` against the development provider
-(issue 32.3): when each process starts (Xvfb, bubblewrap's check, WebKit's network and web
+"""The timeline of one cold `webauth login --headless --script` against the development provider,
+to see where a cold start's time goes: when each process starts (Xvfb, bubblewrap's check, WebKit's network and web
 processes) and when each connection opens (the provider's discovery, key set and token requests,
 the page's requests, the X server), from `strace -f --seccomp-bpf` of execve, connect and exits,
 with the web-process sandbox on and off; then the untraced wall time of interleaved cold runs of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The token path (issue 41.1): `webauth token` with a saved sign-in in a file store, p50 and p99 of
+"""The token path, what scripts call most: `webauth token` with a saved sign-in in a file store, p50 and p99 of
 wall time and peak RSS over CALLS calls, interleaved with its anchors: `webauth-engine token` (the
 same command with the engine linked, as every `webauth` was before the light front), `gh auth token`
 (a Go credential helper) when gh is installed, `cat` of the store file (the floor), and the git

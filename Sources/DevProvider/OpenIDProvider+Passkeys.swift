@@ -2,7 +2,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthn
 
-/// Passkeys at the development provider (issue 31): registering one on the account page
+/// Passkeys at the development provider: registering one on the account page
 /// (`/account`), and signing in with it, as the only factor (a discoverable passkey that verified
 /// the user) or as the second, after the password, for a user who must. Every response is checked
 /// with ``RelyingPartyVerifier``: the challenge this provider gave for that purpose, its origin,

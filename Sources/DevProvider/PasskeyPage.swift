@@ -2,7 +2,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthn
 
-/// The development provider's passkey pages and parts (issue 31), with stable IDs for scripts:
+/// The development provider's passkey pages and parts, with stable IDs for scripts:
 /// `#use-passkey` (sign in with a passkey, on the login page, or confirm with it as the second
 /// factor), `#manage-passkeys` (to the account page), the account page's `#register-passkey`,
 /// `#passkeys` (how many the account has) and `#back` (to the sign-in it came from), and

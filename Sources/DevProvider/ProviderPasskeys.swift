@@ -1,7 +1,7 @@
 import Foundation
 import WebAuthn
 
-/// The passkeys the development provider knows (issue 31), in memory: the credentials
+/// The passkeys the development provider knows, in memory: the credentials
 /// registered on its account page, by credential ID, the challenges its pages were given (each
 /// good once, for one purpose), and the account pages signed in to.
 struct ProviderPasskeys: Sendable {

@@ -1,12 +1,9 @@
 import Foundation
 
-/// A value behind a pthread mutex (Foundation's `NSLock`), used like `Synchronization.Mutex`.
-///
-/// Why not `Mutex`: on Linux, Swift 6.3's `Mutex` waits in a priority-inheritance futex, and
-/// under contention the kernel hands the lock from one thread to the next with no user-space
-/// atomic in between. ThreadSanitizer cannot see that hand-over and reports races between
-/// critical sections of the same lock; it follows `pthread_mutex_lock` and `unlock`. For state
-/// that threads contend in code the sanitizer runs exercise.
+/// A value behind a pthread mutex (Foundation's `NSLock`), used like `Synchronization.Mutex`, for
+/// state that threads contend while ThreadSanitizer watches: it follows `pthread_mutex_lock`, not
+/// the kernel hand-over of Swift 6.3's `Mutex` on Linux. CONTRIBUTING.md (Style) says when to use
+/// which.
 package final class LockedState<Value>: @unchecked Sendable {
     // @unchecked: `value` is only read or written inside `withLock`, under `lock`.
     private let lock = NSLock()

@@ -3,7 +3,7 @@ import OpenIDConnect
 import WebAuthn
 internal import CFido2
 
-/// FIDO2 security keys through libfido2 (issue 31): a person touches the key; a key that asks
+/// FIDO2 security keys through libfido2: a person touches the key; a key that asks
 /// for its PIN gets it from ``pin``, which asks the person (nil: they cancelled), and only after
 /// `SecretGate` lets it go to the key. A key that is pulled out, does not answer, or whose
 /// request is cancelled ends the request with an ``AuthenticatorError``, never a hang. The

@@ -42,7 +42,7 @@ private struct JSONScanner {
     var depth = 0
 
     /// How deep arrays and objects may nest, as in Foundation's `JSONSerialization`: the scanner
-    /// recurses once per level, and 2 847 unclosed `[` (the config fuzz target, issue 27)
+    /// recurses once per level, and 2 847 unclosed `[` (found by the config fuzz target)
     /// overflowed the stack of a debug build; a file deeper than this is refused where it passes it.
     static let maximumDepth = 512
 

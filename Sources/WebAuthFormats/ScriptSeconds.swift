@@ -3,8 +3,7 @@
 package enum ScriptSeconds {
     /// The longest wait a script may ask for: a day. A longer one is a slip (milliseconds written
     /// for seconds), and one past what an `Int` of milliseconds holds (`settle_time: 2.5e64`, or
-    /// `.inf`) stopped the process in the conversion: the login-script fuzz target's first crash
-    /// (issue 27).
+    /// `.inf`) stopped the process in the conversion: the login-script fuzz target's first crash.
     package static let maximum: Double = 86_400
 
     /// `seconds` (truncated to the millisecond), or nil when it is not a number from 0 to ``maximum``.

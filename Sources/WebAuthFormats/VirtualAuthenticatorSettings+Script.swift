@@ -2,7 +2,7 @@ import Foundation
 import WebAuthn
 
 /// A login script's top-level `passkey:`, the virtual authenticator that answers the page's
-/// passkey and security-key requests while the script drives it (issue 31):
+/// passkey and security-key requests while the script drives it:
 /// ```yaml
 /// passkey:
 ///   credentials_file: ~/.config/webauth/passkeys.json   # 0600; made by the first registration

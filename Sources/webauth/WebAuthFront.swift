@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WebAuthCommandLine
 
-/// `webauth`, the light front (issue 39.5): the commands scripts and other tools call most
+/// `webauth`, the light front: the commands scripts and other tools call most
 /// (`token`, `env`, `exec`, `status`, `userinfo`, the git, Docker and Kubernetes credential
 /// helpers, `--version`) run here, without loading WebKitGTK or GTK; every other command, help and
 /// the manual are `webauth-engine`'s, which this process becomes (``EngineExecutable``), so a

@@ -3,9 +3,10 @@ import Foundation
 import OpenIDConnect
 import Testing
 
-/// The development provider behaving as issue 38 lists, and this package's protocol layer against
-/// it over real HTTP: key sets with keys to skip, tokens without `kid`, HS256 and unsigned ID
-/// tokens, clients registered for one token-endpoint method.
+/// The development provider misbehaving as an OpenID certification's relying-party tests do,
+/// and this package's protocol layer against it over real HTTP: key sets with keys to skip,
+/// tokens without `kid`, HS256 and unsigned ID tokens, clients registered for one token-endpoint
+/// method.
 @Suite("Development provider: key sets, ID-token algorithms, client authentication")
 struct DevProviderJOSETests {
     let raw = DevProviderTests()

@@ -6,7 +6,7 @@ import OpenIDConnect
 struct SpellingTests {
     static let known = ["issuer", "client_id", "redirect_uri", "scopes", "scope", "par", "dpop"]
 
-    @Test("a slip of up to two edits, in any case, names the known key; a far one lists the known ones (issue 30.14)")
+    @Test("a slip of up to two edits, in any case, names the known key; a far one lists the known ones")
     func suggestions() {
         #expect(Spelling.suggestion(for: "redirect_url", among: Self.known) == "redirect_uri")
         #expect(Spelling.suggestion(for: "Client_ID", among: Self.known) == "client_id")
@@ -17,7 +17,7 @@ struct SpellingTests {
                 == "unknown key 'colour' (known: client_id, dpop, issuer, par, redirect_uri, scope, scopes)")
     }
 
-    /// The fuzzer's config target (issue 27) met a 4 KB key: the distance to every known key cost
+    /// The fuzzer's config target met a 4 KB key: the distance to every known key cost
     /// length × length each, about 8 ms an input under ASan; a key far longer than every known
     /// one is now not compared at all, and still gets no suggestion.
     @Test("a very long unknown key gets no suggestion")

@@ -1,7 +1,7 @@
 import CTestProcesses
 import Foundation
 
-/// The suite's check that it leaves no process behind (issue 42): every program a test starts
+/// The suite's check that it leaves no process behind: every program a test starts
 /// through ``ChildProcess`` gets `WEBAUTH_TEST_RUN=<this process's pid>` in its environment, and
 /// so does everything that program starts in turn (a `webauth` child's Xvfb and web processes, a
 /// bus's activated broker), unless it clears its environment. When the test process exits, after

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The suite-wide limit on tests that start WebKit (issue 42.2): at most ``limit`` such tests run at
+/// The suite-wide limit on tests that start WebKit: at most ``limit`` such tests run at
 /// once, whatever suite they are in, while every other test runs as wide as Swift Testing runs it.
 ///
 /// Why: each test that starts WebKit starts an Xvfb (or a compositor), a network process and web

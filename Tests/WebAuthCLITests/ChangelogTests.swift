@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// One version (issue 33): `webauth --version` (WebAuthVersion.current) is the Debian package's
+/// One version, so a user and the package archive agree on what is installed: `webauth --version` (WebAuthVersion.current) is the Debian package's
 /// Version, and CHANGELOG.md agrees with it; `scripts/cut-changelog`, which `scripts/package --release`
 /// runs, turns [Unreleased] into that version's release.
 @Suite("CHANGELOG and webauth --version (the built binary)", .timeLimit(.minutes(2)))

@@ -6,7 +6,7 @@ import Testing
 /// `webauth login --headless` starts its engine (Xvfb, GTK, the web context) while discovery runs
 /// (the cold-start overlap). Whatever the engine is doing when the command decides to leave
 /// (starting, running, shutting down), the process ends with its status and its one line, never a
-/// signal, and leaves no process and no folder (issue 42). The race this holds closed was seen once
+/// signal, and leaves no process and no folder. The race this holds closed was seen once
 /// in a full suite run (a segfault in exit's handlers beside GDK's start), so each test repeats its
 /// run under load (the rest of the suite's, or `WEBAUTH_TEST_CPU_HOGS=2` busy loops when this
 /// suite runs alone: ``CPUHogs``): 12 runs for each failed discovery and 6 interruptions by

@@ -82,7 +82,7 @@ struct ConfigFileTests {
         #expect(run.status == 64, "stderr: \(run.stderr)")
         #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
-        // Issue 40.3.9: in our words (Foundation's ended "doesn't exist.."), and advice about the file, not `webauth help`.
+        // In our words (Foundation's ended "doesn't exist.."), and advice about the file, not `webauth help`.
         let why = ["missing": "\(path): there is no such file. ", "directory": "\(path): it is a folder. "][kind]
         if let why { #expect(run.stderr.contains(why), "stderr: \(run.stderr)") }
         #expect(!run.stderr.contains(".."), "stderr: \(run.stderr)")
@@ -91,7 +91,7 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("login --help names every key a configuration file may hold (issue 40.3.9: it named six)")
+    @Test("login --help names every key a configuration file may hold (it named six)")
     func helpListsEveryKey() async throws {
         let help = try await webauth(["login", "--help"])
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")

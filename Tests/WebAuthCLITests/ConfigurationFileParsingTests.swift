@@ -5,7 +5,7 @@ import WebAuthFormats
 /// The configuration file parser on its own (WebAuthFormats), for inputs the fuzzer found.
 @Suite("Configuration file parsing")
 struct ConfigurationFileParsingTests {
-    /// The config fuzz target's crash (issue 27): 2 847 `[` overflowed the stack of the scanner
+    /// The config fuzz target's crash: 2 847 `[` overflowed the stack of the scanner
     /// that says where a JSON file breaks, which recursed once per level with no limit.
     @Test("JSON nested past 512 levels is an error at the 513th, not a stack overflow", arguments: [2847, 100_000])
     func deepNesting(levels: Int) {

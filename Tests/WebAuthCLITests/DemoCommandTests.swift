@@ -17,7 +17,7 @@ struct DemoCommandTests {
         #expect(claims["sub"] == .string(OpenIDProvider.User.alice.subject))
         #expect(claims["aud"] == .string(OpenIDProvider.Client.demo.clientID))
         #expect(claims["email"] == .string(OpenIDProvider.User.alice.email), "userinfo's claims are merged in")
-        #expect(claims["nonce"] == .string("<43>"), "the nonce's length only, as every other output shows it (issue 30.13)")
+        #expect(claims["nonce"] == .string("<43>"), "the nonce's length only, as every other output shows it")
         for line in ["the page says: Wrong user name or password.", "allowing access on the consent page",
                      "navigation captured com.example.webauth:/callback?code=<", "refreshed the tokens", "called userinfo",
                      "signed out at the provider"] {

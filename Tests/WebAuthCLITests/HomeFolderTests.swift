@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What `webauth` leaves under `$HOME` (issue 30.8): the saved sign-in and a profile's cookies,
+/// What `webauth` leaves under `$HOME`: the saved sign-in and a profile's cookies,
 /// nothing else, even with no `XDG_RUNTIME_DIR` (GLib's runtime files then went to `~/.cache`).
 @Suite("What webauth writes under HOME (the built binary)", .startsWebKit(minutes: 3))
 struct HomeFolderTests {

@@ -32,7 +32,7 @@ struct InterfaceTests {
         #expect(run.stdout.wholeMatch(of: /\d+\.\d+\.\d+\n/) != nil, "stdout: \(run.stdout)")
     }
 
-    /// Issue 30.14: `webauth tokn` said only "Unexpected argument".
+    /// Before: `webauth tokn` said only "Unexpected argument".
     @Test("an unknown command: exit 64 and one line naming the nearest command, or the commands there are")
     func unknownCommand() async throws {
         let near = try await webauth(["tokn"])
@@ -107,7 +107,7 @@ struct InterfaceTests {
         }
     }
 
-    /// Issue 30.12: with WEBAUTH_BINARY it still ran `swift build` for the man page, in the checkout.
+    /// Before: with WEBAUTH_BINARY it still ran `swift build` for the man page, in the checkout.
     @Test("scripts/install puts the binary, its man pages (written by the binary) and the completions under a prefix, with no Swift on PATH")
     func install() async throws {
         let prefix = webauth.home.appendingPathComponent("prefix")
@@ -127,8 +127,8 @@ struct InterfaceTests {
         let pages = try FileManager.default.contentsOfDirectory(atPath: prefix.appendingPathComponent("share/man/man1").path)
         #expect(pages.count == 18 && pages.contains("webauth-register.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
                 "\(pages.sorted())")
-        // Issue 29: the broker's D-Bus activation file and systemd user unit, naming the installed
-        // engine (issue 39.5: the broker needs it, so they start it, not the light front).
+        // The broker's D-Bus activation file and systemd user unit, naming the installed
+        // engine (the broker needs it, so they start it, not the light front).
         let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.webauthsession.Broker.service"), encoding: .utf8)
         #expect(activation.contains("Name=org.webauthsession.Broker\nExec=\(prefix.path)/lib/webauth/webauth-engine broker\nSystemdService=webauth-broker.service"), "\(activation)")
         let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/webauth-broker.service"), encoding: .utf8)
@@ -138,7 +138,7 @@ struct InterfaceTests {
                                              environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
         #expect(rendered.status == 0 && rendered.stdout.contains("--min-valid") && !rendered.stderr.contains("warning"),
                 "man renders it: \(rendered.stderr)")
-        // Issue 33: lintian renders each page with groff's warnings on; an item whose term filled
+        // lintian renders each page with groff's warnings on; an item whose term filled
         // the help's column up to its text (--settle-time <seconds>) left an empty line there.
         #expect(login.contains(".It \\-\\-settle\\-time <seconds>\nFail when the page stays still"), "the term and its text: \(login)")
         for page in pages {

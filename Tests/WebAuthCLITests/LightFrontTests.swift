@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 39.5: the commands other tools call most (`token`, `env`, `exec`, `status`, `userinfo`,
+/// The commands other tools call most (`token`, `env`, `exec`, `status`, `userinfo`,
 /// the git, Docker and Kubernetes credential helpers, `--version`) run in the light `webauth`,
 /// which links neither WebKitGTK nor GTK; every other command runs in `webauth-engine`, which the
 /// front finds from its own real path, in a build and in an installed `PREFIX`.

@@ -75,7 +75,7 @@ struct NewcomerTests {
         let status = try await newcomer(["status"])
         #expect(status.status == 0 && status.stdout.contains("\"signed_in\":true"), "stderr: \(status.stderr)")
 
-        // No display: the provider's page headless, by itself (issue 30.2: it was exit 3, advising how to sign in).
+        // No display: the provider's page headless, by itself (it was exit 3, advising how to sign in).
         let logout = try await newcomer(["logout"])
         #expect(logout.status == 0, "stderr: \(logout.stderr)")
         #expect(logout.stdout.contains("\"provider_session_ended\":true"), "stdout: \(logout.stdout)")
@@ -99,7 +99,7 @@ struct NewcomerTests {
         try newcomer.expectOnlyDocumentedState()
     }
 
-    @Test("login --headless without --script: exit 7 once the page settles, with its words and one line on what to add (issue 30.3)")
+    @Test("login --headless without --script: exit 7 once the page settles, with its words and one line on what to add")
     func headlessLoginWithoutScript() async throws {
         let provider = try await OpenIDProvider.start()
         // Before, this waited out the whole --timeout, then advised more time (exit 5).
@@ -107,14 +107,14 @@ struct NewcomerTests {
                                       "--timeout", "120"])
         #expect(run.status == 7, "stderr: \(run.stderr)")
         Newcomer.expectOneLineFailure(run, ["login"], saying: "the provider's page stood still for 1.0 seconds with no redirect: 'Sign in to the development provider'",
-                                      // No display: no window to drop --headless for (issue 40.3.10).
+                                      // No display: no window to drop --headless for.
                                       advice: "A headless sign-in needs --script FILE to fill in the page (or --flow device to sign in on another device, as there is no display here).")
         #expect(!run.stderr.contains("login script's last step"), "there was no script: \(run.stderr)")
         #expect(try newcomer.scratchTemporaryFiles().isEmpty, "no artifacts were asked for")
         try newcomer.expectOnlyDocumentedState()
     }
 
-    @Test("a hanging token endpoint ends token and env at --timeout with exit 5, advising --timeout (issue 30.6)", arguments: [["token"], ["env"]])
+    @Test("a hanging token endpoint ends token and env at --timeout with exit 5, advising --timeout", arguments: [["token"], ["env"]])
     func hangingTokenEndpoint(command: [String]) async throws {
         let provider = try await OpenIDProvider.start()
         try #require(try await newcomer.login(provider).status == 0)
@@ -127,7 +127,7 @@ struct NewcomerTests {
         #expect(run.stdout.isEmpty, "nothing printed: \(run.stdout)")
     }
 
-    @Test("every command that talks to the provider takes --timeout, with one meaning (issue 30.6)",
+    @Test("every command that talks to the provider takes --timeout, with one meaning",
           arguments: ["login", "logout", "token", "exec", "env", "userinfo", "kubernetes-credential"])
     func timeoutOption(command: String) async throws {
         let help = try await newcomer([command, "--help"])
@@ -136,7 +136,7 @@ struct NewcomerTests {
         #expect(text.contains("--timeout <") && text.contains("Seconds the whole command may take"), "\(command) --help: \(help.stdout)")
     }
 
-    @Test("a failure's advice names only what the command has: no --verbose for status, token, userinfo; never 'the message above' (issue 30.4)")
+    @Test("a failure's advice names only what the command has: no --verbose for status, token, userinfo; never 'the message above'")
     func adviceIsTrue() async throws {
         let state = newcomer.home.appendingPathComponent(".local/state/webauthsession")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
@@ -152,7 +152,7 @@ struct NewcomerTests {
         Newcomer.expectOneLineFailure(logout, ["logout"], saying: "default.json")
     }
 
-    @Test("--flow browser with no browser says why once: 'xdg-open exited with status 3', not 'could not be opened' twice (issue 30.7)")
+    @Test("--flow browser with no browser says why once: 'xdg-open exited with status 3', not 'could not be opened' twice")
     func noBrowser() async throws {
         let provider = try await OpenIDProvider.start()
         let bin = newcomer.root.appendingPathComponent("bin")

@@ -30,7 +30,7 @@ struct ProviderCommandTests {
         #expect(await process.exitStatus() == 0)
     }
 
-    /// Issue 30.1: on a taken port it printed nothing, never listened, and ignored SIGINT and SIGTERM.
+    /// Before: on a taken port it printed nothing, never listened, and ignored SIGINT and SIGTERM.
     @Test("a port another program listens on: exit 64 at once with 'port N is in use', not a silent process that ignores Ctrl-C")
     func portInUse() async throws {
         let first = try ChildProcess(WebAuthBinary.binary.path, ["provider"], environment: webauth.baseEnvironment, stdout: .pipe)

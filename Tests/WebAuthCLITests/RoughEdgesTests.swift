@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The rough edges of issue 40.3 a newcomer found, each as they met it: the built binary in a
+/// The rough edges a newcomer found, each as they met it: the built binary in a
 /// fresh `HOME` with no display and no keyring (``Newcomer``), against the real development provider.
-@Suite("Issue 40.3's rough edges (the built binary)", .startsWebKit(minutes: 5))
+@Suite("A newcomer's rough edges (the built binary)", .startsWebKit(minutes: 5))
 struct RoughEdgesTests {
     let newcomer = Newcomer()
 

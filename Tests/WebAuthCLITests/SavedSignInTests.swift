@@ -205,7 +205,7 @@ struct SavedSignInTests {
         try #require(lines.count == 5, "\(table.stdout)")
         #expect(lines[0].hasPrefix("NAME") && lines[0].contains("SUBJECT") && lines[0].contains("STORE"), "\(table.stdout)")
         #expect(lines[3].hasPrefix("work ") && lines[3].contains(OpenIDProvider.User.alice.subject) && lines[3].contains(provider.issuer))
-        // Issue 30.9: the damaged entry's reason stretched the SUBJECT column of every row to ~250 characters.
+        // Before: the damaged entry's reason stretched the SUBJECT column of every row to ~250 characters.
         #expect(lines[1].hasPrefix("future ") && lines[1].contains("(cannot be read*)"), "\(table.stdout)")
         let subjectColumn = lines[0].distance(from: lines[0].startIndex, to: try #require(lines[0].range(of: "ISSUER")).lowerBound)
         #expect(subjectColumn < 40, "the SUBJECT column stays narrow: \(table.stdout)")

@@ -45,7 +45,7 @@ struct SecretCanaryTests {
         webauth.environment["TMPDIR"] = temporary.path
         webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
         webauth.environment["WRONG_PASSWORD"] = Self.wrongPassword
-        // Secrets of ours in the environment that no output or other process may hold (issue 27.3):
+        // Secrets of ours in the environment that no output or other process may hold:
         // the client secret is left out, as it would change how the public demo client signs in.
         let planted = SecretReleaseTests.canaries.filter { SecretVariables.known.contains($0.key) && $0.key != "WEBAUTH_CLIENT_SECRET" }
         webauth.environment.merge(planted) { $1 }
@@ -123,7 +123,7 @@ struct SecretCanaryTests {
         try await command("userinfo-failed", ["userinfo"], faults: [.serverError], exits: nil)
         try await command("refresh-rejected", ["token"], faults: [.invalidGrant], exits: 6)
         try await login("saved-again", Self.signIn, exits: 0)
-        // Every path that hands out a secret (issue 27): the helpers asked by an attacker's host, a
+        // Every path that hands out a secret: the helpers asked by an attacker's host, a
         // program run by exec, an eval'd env line, and WebKit's processes during a sign-in.
         for (label, arguments, input) in [("git-attacker", ["git-credential", "get"], "protocol=http\nhost=attacker.example\n\n"),
                                           ("docker-attacker", ["docker-credential", "get"], "https://evil-registry.example/v2/")] {

@@ -4,7 +4,7 @@ import OpenIDConnect
 import TestSupport
 import Testing
 
-/// Issue 27, tried as an attacker and as a careless user would, with the built binary: every
+/// The secret gate, tried as an attacker and as a careless user would, with the built binary: every
 /// path that hands out a secret (a helper's token, a program's environment, WebKit's processes'
 /// environment, a token holding a newline) asks the one gate, and gets nothing past it.
 @Suite("Secrets leave only through the gate (the built binary)", .startsWebKit(minutes: 3))
@@ -182,7 +182,7 @@ struct SecretReleaseTests {
             for secret in secrets where environment.contains(secret) { Issue.record("\(process) holds \(secret.prefix(8))… in its environment") }
             #expect(!environment.contains("ALICE_PASSWORD="), "\(process) has the script's variable")
         }
-        // webauth's own block, as a process viewer reads it (issue 37.6): unsetenv leaves it as it was.
+        // webauth's own block, as a process viewer reads it: unsetenv leaves it as it was.
         // (Its text is never put in a message: it may hold the secrets.)
         let own = String(decoding: try #require(FileManager.default.contents(atPath: "/proc/\(child.pid)/environ")), as: UTF8.self)
         let (keepsHome, blanksPassword) = (own.contains("HOME=" + webauth.environment["HOME"]!), own.contains("ALICE_PASSWORD=\0"))

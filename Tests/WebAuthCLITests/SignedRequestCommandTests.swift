@@ -4,7 +4,7 @@ import OpenIDConnect
 import TestSupport
 import Testing
 
-/// `--private-key-file`, `--par` and `--dpop` (issue 16.8) as a user gives them: on the command
+/// `--private-key-file`, `--par` and `--dpop` as a user gives them: on the command
 /// line and in `--config`, against the development provider in this process.
 @Suite("webauth login with private_key_jwt, PAR and DPoP (the built binary)", .startsWebKit(minutes: 3))
 struct SignedRequestCommandTests {

@@ -47,7 +47,7 @@ struct TokenCommandTests {
         #expect(negative.status == 64 && negative.stderr.contains("--min-valid"), "stderr: \(negative.stderr)")
     }
 
-    /// Issue 30.5: with 300-second tokens, --min-valid 3000 refreshed on every call and said nothing.
+    /// Before: with 300-second tokens, --min-valid 3000 refreshed on every call and said nothing.
     @Test("--min-valid beyond what the provider's tokens live: no refresh while the token is as fresh as a refresh would make it, and a note says so")
     func minValidBeyondLifetime() async throws {
         let (provider, tokens) = try await signedIn(lifetime: 300)

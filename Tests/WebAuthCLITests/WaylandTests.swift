@@ -5,7 +5,7 @@ import TestSupport
 /// `webauth demo` with a window and a kiosk on a Wayland compositor (weston's headless backend),
 /// in a child process: this test process's GTK is already on an Xvfb.
 // Limits for a hang, not a speed: under the whole suite on two cores, each page of a demo on
-// weston came after about 30 s (issue 42.2, not understood yet), so the demos run with --timeout 600.
+// weston came after about 30 s (not understood yet), so the demos run with --timeout 600.
 @Suite("webauth demo on Wayland (headless weston)", .startsWebKit(minutes: 12))
 struct WaylandTests {
     let webauth = WebAuthBinary()

@@ -91,7 +91,7 @@ extension EngineTests {
             _ = await beside.value
         }
 
-        /// Issue 27.2: the certificate went to any host that asked for one.
+        /// Before: the certificate went to any host that asked for one.
         @Test("the certificate goes only to the sign-in's host and secretHosts: another host that asks ends the session with secretRefused")
         func onlyToItsHosts() async throws {
             let site = try await TestSite.start()

@@ -32,7 +32,7 @@ extension EngineTests {
             #expect(callback["reached"] == scheme)
         }
 
-        /// Issue 27.2: the password went to any host that answered 401.
+        /// Before: the password went to any host that answered 401.
         @Test("the password goes only to the sign-in's host and the script's secret_hosts: another host's 401 ends the session with secretRefused")
         func otherHost() async throws {
             let server = try await PythonFixtureServer(script: "http_auth_server")

@@ -5,7 +5,7 @@ import TestSupport
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// What a kiosk keeps from the next visitor and from a curious one (issue 27.9): the
+    /// What a kiosk keeps from the next visitor and from a curious one: the
     /// clipboard and primary selection a visitor filled, and GTK's inspector. Real input on the
     /// private Xvfb (xdotool), the selections read from outside the process (xclip).
     @Suite("Kiosk lockdown")

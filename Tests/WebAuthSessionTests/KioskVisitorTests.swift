@@ -7,7 +7,7 @@ import Testing
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// The kiosk a visitor sees and uses (issue 19), driven like a person: xdotool's pointer on
+    /// The kiosk a visitor sees and uses, driven like a person: xdotool's pointer on
     /// the private Xvfb (XTEST) and a window manager's close request. Each step waits on the
     /// kiosk's or the page's events.
     @Suite("Kiosk visitor")
@@ -315,7 +315,7 @@ extension EngineTests {
                 """)
         }
 
-        /// Issue 30.11 is the second way: a login form submitted with its field focused left the
+        /// The second way: a login form submitted with its field focused left the
         /// keyboard on the next page (the demo's consent page), which has no text field.
         @Test("the touch keyboard appears when a text field is tapped and goes away when the focus leaves it: a tap outside, or the page going away",
               arguments: [false, true])

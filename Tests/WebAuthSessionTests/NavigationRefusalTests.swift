@@ -54,7 +54,7 @@ extension EngineTests {
             let run = Task { try await session.start() }
             #expect(await recorder.firstLoadFinished() != nil)
             var seen = await recorder.decisionCount
-            // The listener's aliases (issue 27.11): localhost and [::1] on its port are its own host, not foreign pages.
+            // The listener's aliases: localhost and [::1] on its port are its own host, not foreign pages.
             let aliases = ["localhost", "[::1]"].map { sink.url("/cb?code=1").replacingOccurrences(of: "127.0.0.1", with: $0) }
             for nearMiss in [sink.url("/cbx?code=1"), sink.url("/?code=2"), sink.url("/cb/more?code=3")] + aliases {
                 try await session.evaluateJavaScript("location.href = \(js(nearMiss)); null")

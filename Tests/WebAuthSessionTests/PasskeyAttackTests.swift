@@ -5,7 +5,7 @@ import WebAuthn
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// A page's attacks on the engine's WebAuthn (issue 31): the origin in what the engine signs
+    /// A page's attacks on the engine's WebAuthn: the origin in what the engine signs
     /// is the one WebKit committed for the top-level document, whatever the page's script redefines,
     /// forges or asks from a frame. Each test also checks what the authenticator did: nothing
     /// beyond what the top document legitimately asked.

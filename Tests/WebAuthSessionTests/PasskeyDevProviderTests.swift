@@ -6,7 +6,7 @@ import WebAuthn
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// The development provider's passkeys (issue 31, part 4), signed in to by login scripts with
+    /// The development provider's passkeys, signed in to by login scripts with
     /// the virtual authenticator: registering one on the account page, then signing in with it as
     /// the only factor, or as the second after the password. The provider runs on localhost: a
     /// relying party ID is a domain.

@@ -5,7 +5,7 @@ import WebAuthn
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// WebAuthn in the real WebKitGTK, which has none of its own (issue 31): the page's API, the
+    /// WebAuthn in the real WebKitGTK, which has none of its own: the page's API, the
     /// login script's virtual authenticator, what a page without one sees, and the origin the engine
     /// takes from WebKit, whatever the page does.
     @Suite("Passkeys on the page", .serialized)

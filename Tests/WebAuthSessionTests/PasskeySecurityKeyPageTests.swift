@@ -6,7 +6,7 @@ import Testing
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// A person's popup or kiosk with a security key (issue 31): the page's request goes through libfido2 to
+    /// A person's popup or kiosk with a security key: the page's request goes through libfido2 to
     /// a software key (no /dev/uhid here), and the person sees "Touch your security key", the PIN
     /// field when the key asks, and Cancel. The test touches the key and presses the dialog's
     /// buttons, as a person would.

@@ -10,7 +10,7 @@ import Testing
 @Suite("README snippets")
 struct ReadmeSnippetTests {
     static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    /// README's SwiftPM lines are the example application's (issue 33.3).
+    /// README's SwiftPM lines are the example application's, so what a reader copies is what builds here.
     static let exampleManifest = "Examples/GTKSignIn/Package.swift"
 
     /// What `source` shows: its lines outside `snippet.hide` … `snippet.show`, leading comments dropped.

@@ -113,7 +113,7 @@ extension EngineTests {
 
         /// Credentials in a URL or in a redirect's `Location`: WebKit answers the server's 401 with them
         /// itself (the page sees the final answer, and no `authenticate`), keeps them for the
-        /// session, and sends them to the next visitor's request unasked (issue 37.2: a redirect to
+        /// session, and sends them to the next visitor's request unasked (as after a redirect to
         /// `http://u1:pw@…/auth/x`). Each way a page has WebKit send them (`visitor_site.py`'s
         /// `LEAVES`): the place lets go of the view, and the next visitor is asked anew.
         @Test("a view whose page sent credentials from a URL or a redirect's Location is not lent again: the next visitor is asked anew",

@@ -193,7 +193,7 @@ struct ScriptStepParsingTests {
         ("steps:\n  - select: '#a'\n", "line 2, column 5: step 1: missing 'option'"),
         ("steps:\n  - when: '#a'\n    steps:\n      - clik: '#b'\n", "line 4, column 9: step 1, step 1: unknown key 'clik' (did you mean 'click'?)"),
         ("optional_timeout: 0\nsteps: []\n", "line 1, column 19: optional_timeout: optional_timeout must be positive"),
-        // The login-script-yaml fuzz target's first crash (issue 27): a wait past an Int of
+        // The login-script-yaml fuzz target's first crash: a wait past an Int of
         // milliseconds stopped the process in the conversion instead of being an error.
         ("settle_time: 25555555555555555555555555555555555555555555555555555555555555555.5\nsteps: []\n",
          "line 1, column 14: settle_time: settle_time must be at most 86400 seconds (a day)"),

@@ -5,7 +5,7 @@ import Synchronization
 /// not. The task takes the input from ``pendingInput`` rather than capturing it, and drops it
 /// before it signals: a capture is released when the task is destroyed, which may come after this
 /// call returns, and LeakSanitizer, which looks as soon as it returns, reported the input as
-/// leaked (device-authorization, issue 27).
+/// leaked (the device-authorization target).
 func runBlocking(_ input: Data, _ work: @escaping @Sendable (Data) async -> Void) {
     pendingInput.withLock { $0 = input }
     Task.detached {

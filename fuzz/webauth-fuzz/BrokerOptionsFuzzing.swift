@@ -2,7 +2,7 @@ import Foundation
 import WebAuthBrokerContract
 internal import CGDBus
 
-/// The broker's `a{sv}` options (issue 29), as a caller on the bus can send them: the bytes as a
+/// The broker's `a{sv}` options, as a caller on the bus can send them: the bytes as a
 /// serialized GVariant (what a D-Bus message carries, unchecked) and as GVariant text (so the
 /// seeds read as options), each decoded as `SignIn`'s, `GetToken`'s and `SignOut`'s options.
 enum BrokerOptionsFuzzing {

@@ -1,7 +1,7 @@
 import Foundation
 import OpenIDConnect
 
-/// The credential helpers' inputs (issue 27): git's `key=value` request and Docker's server URL
+/// The credential helpers' inputs: git's `key=value` request and Docker's server URL
 /// on stdin, the `credential_hosts` mapping, and the gate's answer for what they name.
 enum CredentialHelperFuzzing {
     /// A mapping every request is asked of: https, another port, and loopback http.

@@ -25,16 +25,16 @@ enum FuzzTarget: String, CaseIterable {
     case deviceAuthorization = "device-authorization"
     /// The pushed authorization request endpoint's answer.
     case par
-    /// What git and Docker write to a credential helper's stdin, through the gate (issue 27).
+    /// What git and Docker write to a credential helper's stdin, through the gate.
     case credentialHelper = "credential-helper"
     /// `credential_hosts` keys (one per line, with a profile), then sites asked of the map.
     case credentialHosts = "credential-hosts"
-    /// The broker's `a{sv}` options, serialized and as GVariant text (issue 29).
+    /// The broker's `a{sv}` options, serialized and as GVariant text.
     case brokerOptions = "broker-options"
     /// CTAPHID reports and CTAP2 CBOR to the software security key, then CBOR, COSE keys and
-    /// authenticator data (issue 31).
+    /// authenticator data.
     case ctap
-    /// A page's WebAuthn options, and responses a relying party verifies (issue 31).
+    /// A page's WebAuthn options, and responses a relying party verifies.
     case webAuthn = "webauthn"
 
     /// The target named by `$WEBAUTH_FUZZ_TARGET` (default: all of them, one after another).

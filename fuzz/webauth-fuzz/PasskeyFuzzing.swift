@@ -2,7 +2,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthn
 
-/// What a page and an authenticator send the engine's WebAuthn code (issue 31): CTAPHID reports
+/// What a page and an authenticator send the engine's WebAuthn code: CTAPHID reports
 /// and CTAP2 CBOR (as libfido2, or anything posing as a key, writes them), and a page's options
 /// and a relying party's view of a response.
 enum PasskeyFuzzing {

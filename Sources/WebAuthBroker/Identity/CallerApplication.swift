@@ -91,7 +91,7 @@ public struct CallerApplication: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The executables that are `webauth` to a broker running as `engine`: the engine itself, and
-    /// the light front that executes it (issue 39.5), where the front looks for it: the same
+    /// the light front that executes it, where the front looks for it: the same
     /// folder (a build), or `PREFIX/bin/webauth` for `PREFIX/lib/webauth/webauth-engine`.
     static func webauthExecutables(engine: String) -> Set<String> {
         let folder = URL(fileURLWithPath: engine).deletingLastPathComponent()

@@ -1,4 +1,4 @@
-/// The engine's half of the page's WebAuthn (issue 31), in its isolated world of the top frame
+/// The engine's half of the page's WebAuthn, in its isolated world of the top frame
 /// only: it hears ``PasskeyPageScript``'s request events on the top document, adds the origin
 /// of that document as its own world sees it (the page cannot redefine another world's
 /// `location`), posts the request to the engine and hands the answer back as an event. Its

@@ -2,7 +2,7 @@ import Foundation
 import OpenIDConnect
 internal import CWebKitGTK
 
-/// Installs the page's WebAuthn (issue 31) in a view: ``PasskeyPageScript`` in the page world of
+/// Installs the page's WebAuthn in a view: ``PasskeyPageScript`` in the page world of
 /// every frame, ``PasskeyBridgeScript`` in the engine's isolated world of the top frame, and the
 /// bridge's message handler (with reply, in that world only), whose messages go to the page.
 @WebKitActor

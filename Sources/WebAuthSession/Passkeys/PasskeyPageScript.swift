@@ -1,4 +1,4 @@
-/// The page side of WebAuthn in a WebKit that has none (issue 31): `PublicKeyCredential`, its
+/// The page side of WebAuthn in a WebKit that has none: `PublicKeyCredential`, its
 /// responses, and `navigator.credentials.create` and `.get`, in the page's own world of every
 /// frame at document start. A request leaves as a DOM event on the top document, which only
 /// ``PasskeyBridgeScript`` (the engine's isolated world, top frame only) hears; the answer

@@ -1,7 +1,7 @@
 import OpenIDConnect
 import WebAuthn
 
-/// A sign-in page's WebAuthn state (issue 31): the origin of its committed top-level document
+/// A sign-in page's WebAuthn state: the origin of its committed top-level document
 /// (from WebKit, never from the page), what answers requests and under which gate, the requests
 /// under way, and the last one refused for want of an authenticator (the page may settle on it).
 @WebKitActor

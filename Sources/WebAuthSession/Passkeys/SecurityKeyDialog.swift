@@ -1,6 +1,6 @@
 internal import CWebKitGTK
 
-/// What a person sees while a page's request waits on their security key (issue 31): a small
+/// What a person sees while a page's request waits on their security key: a small
 /// window over the sign-in window (the popup or the kiosk), "Touch your security key" and
 /// Cancel; when the key asks for its PIN, a PIN field, the tries left, Continue and Cancel.
 /// Cancel ends the request (the page gets `NotAllowedError`). The PIN is read from the field

@@ -3,7 +3,7 @@ import OpenIDConnect
 import WebAuthn
 internal import CWebKitGTK
 
-/// What a sign-in page does with the page's WebAuthn requests (issue 31, ``PasskeyChannel``):
+/// What a sign-in page does with the page's WebAuthn requests (``PasskeyChannel``):
 /// each is checked against the origin WebKit committed for the top-level document, answered by
 /// ``WebAuthnClient`` with the page's authenticator as `SecretGate` allows, within the
 /// request's timeout, and only while its document is still the one shown.

@@ -6,7 +6,7 @@ import Testing
 
 /// A D-Bus-activated broker leaves when its bus goes away (GDBus's exit-on-close left it running,
 /// SIGTERM pending on a thread that blocks it, until its idle timer) and on SIGTERM, cancelling
-/// what is in flight; either way its Xvfb, its web processes and its folders go with it (issue 42).
+/// what is in flight; either way its Xvfb, its web processes and its folders go with it.
 /// The broker runs with a short `TMPDIR` of its own (``RunFolder``), which names what it leaves.
 @Suite("Broker: leaving when its bus goes or SIGTERM comes", .startsWebKit(minutes: 3))
 struct BrokerExitTests {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A broker started with `--allow-scripts` reads a login script's secrets from memory: WebKit's
-/// processes under it inherit none of the script's variables (issue 27's gate), as under
+/// processes under it inherit none of the script's variables (SecretGate lets none go there), as under
 /// `webauth login --script`.
 @Suite("Broker: a login script's variables stay out of WebKit's processes", .startsWebKit(minutes: 5))
 struct BrokerScriptEnvironmentTests {
@@ -45,7 +45,7 @@ struct BrokerScriptEnvironmentTests {
             #expect(!environment.contains("ALICE_PASSWORD="), "\(process) has the script's variable")
             #expect(!environment.contains(OpenIDProvider.User.alice.password), "\(process) has the password")
         }
-        // The broker's own block, as a process viewer reads it (issue 37.6): unsetenv leaves it as it was.
+        // The broker's own block, as a process viewer reads it: unsetenv leaves it as it was.
         // (Its text is never put in a message: it may hold the password.)
         let own = String(decoding: try #require(FileManager.default.contents(atPath: "/proc/\(broker)/environ")), as: UTF8.self)
         let (blanked, holdsPassword) = (own.contains("ALICE_PASSWORD=\0"), own.contains(OpenIDProvider.User.alice.password))

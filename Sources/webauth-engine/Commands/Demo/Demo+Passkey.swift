@@ -3,7 +3,7 @@ import Foundation
 import WebAuthSession
 import WebAuthCommandLine
 
-/// `webauth demo --passkey` (issue 31): alice registers a passkey on the development provider's
+/// `webauth demo --passkey`: alice registers a passkey on the development provider's
 /// account page and signs in with it alone, both answered by a login script's virtual
 /// authenticator; the provider verifies each answer as a relying party.
 extension Demo {

@@ -106,7 +106,7 @@ struct Login: AsyncParsableCommand {
         let others = OtherLoginFlows(settings: settings, client: client, deadline: deadline, scopes: scopes, parameters: parameters,
                                      browserCommand: browserCommand, verbose: presentation.verbose)
         let flow = self.flow ?? (systemBrowser ? .browser : nil)
-        // In a terminal, the device grant is reminded of as the page is (issue 40.3.14).
+        // In a terminal, the device grant gets the same periodic "still waiting" reminder as the page.
         if flow == .device { return try await narrator.waiting(for: "the sign-in on the other device") { try await others.device() } }
         let outcome: Result<SignInResult, SignInError>
         do {

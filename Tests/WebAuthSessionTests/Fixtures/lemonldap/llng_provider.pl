@@ -17,7 +17,7 @@
 # confidential client "webauth-confidential" (secret LLNG_CLIENT_SECRET, client_secret_basic),
 # both with redirect and post-logout redirect URI com.example.webauth:/callback, refresh tokens,
 # and the consent screen, remembered in the persistent session. WebAuthn is a second factor any
-# user may register on /2fregisters/webauthn (issue 31); its relying party ID is the portal's host.
+# user may register on /2fregisters/webauthn; its relying party ID is the portal's host.
 use strict;
 use warnings;
 use Crypt::OpenSSL::RSA;
