@@ -64,14 +64,16 @@ extension EngineTests {
         /// Taps the text field `selector` and waits until the touch keyboard has taken its place
         /// under the page (the page gets shorter: its resize event).
         static func tapField(_ selector: String, in session: WebAuthenticationSession, recorder: EventRecorder) async throws {
-            let fullHeight = try await session.evaluateJavaScript("window.innerHeight")
+            // The page marks its body once it is shorter than now (its resize event), and the test
+            // waits on that mark: evaluateJavaScript does not await a promise.
+            try await session.evaluateJavaScript("""
+                (() => { const full = window.innerHeight; delete document.body.dataset.keyboardShown;
+                         addEventListener('resize', () => { if (window.innerHeight < full) document.body.dataset.keyboardShown = 'yes' }) })(); null
+                """)
             let field = try await Self.screenPoint(of: selector, in: session)
             try await XInput.click(x: field.x, y: field.y)
             #expect(await recorder.first { $0 == .touchKeyboard(shown: true) } == .touchKeyboard(shown: true))
-            let shorter = try await session.evaluateJavaScript("""
-                window.innerHeight < \(fullHeight) || new Promise(r => addEventListener('resize', () => r(window.innerHeight < \(fullHeight)), {once: true}))
-                """)
-            #expect(shorter == .bool(true), "the keyboard took the bottom of the window")
+            try await session.waitForElement("body[data-keyboard-shown]")  // the keyboard took the bottom of the window
         }
 
         @Test("a right click shows no context menu and a click on a file input opens no chooser: both refused and logged")
