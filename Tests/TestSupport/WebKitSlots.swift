@@ -50,6 +50,7 @@ public struct WebKitSlot: TestTrait, SuiteTrait, TestScoping {
                 return true
             }
             group.addTask {
+                // The sleep is the time limit itself (the deadline the test races), not a wait for an event.
                 do { try await Task.sleep(for: limit) } catch { return true }  // cancelled: the test ended first
                 return false
             }
