@@ -69,7 +69,12 @@ enum XInput {
     static func uniqueTitle(ofWindowOf find: @escaping @WebKitActor @Sendable () -> UnsafeMutablePointer<GtkWidget>?) async -> String {
         let title = "sign-in-\(UUID().uuidString.prefix(8))"
         await Task { @WebKitActor in
-            if let widget = find() { gtk_window_set_title(cwk_window(gtk_widget_get_toplevel(widget)), title) }
+            guard let widget = find() else { return }
+            gtk_window_set_title(cwk_window(gtk_widget_get_toplevel(widget)), title)
+            // The new WM_NAME has reached the X server before xdotool searches for it: GDK sends
+            // it when the GTK thread next flushes, which under load came after xdotool's search
+            // had found no window and exited 1.
+            gdk_display_sync(gdk_display_get_default())
         }.value
         return title
     }
