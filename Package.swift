@@ -233,7 +233,7 @@ let package = Package(
         .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats", "WebAuthBrokerContract", "CGDBus", "WebAuthn"], path: "fuzz/webauth-fuzz"),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "SecurityKeys", "OpenIDConnect", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["WebAuthn", "WebAuthnTestSupport", "OpenIDConnect", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]  // read by path: the independent verifier's script
         ),
         // The sign-in through the user-agent seam against the real DevProvider, with no WebKit.
@@ -243,12 +243,24 @@ let package = Package(
             dependencies: [
                 "OpenIDConnect",
                 "DevProvider",
+                "DevProviderTestSupport",
                 "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]  // read by path (#filePath), as the files a user's disk holds
         ),
+        // One test target per module, each building only what its module needs: the development
+        // provider's own tests need no WebKit; the security keys' need no Hummingbird; the broker's
+        // that run no `webauth` need neither the command line nor a provider.
+        .testTarget(name: "DevProviderTests", dependencies: ["DevProvider", "DevProviderTestSupport", "OpenIDConnect",
+                                                             .product(name: "JWTKit", package: "jwt-kit")]),
+        .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "WebAuthn", "WebAuthnTestSupport", "OpenIDConnect"]),
+        .testTarget(name: "WebAuthBrokerTests", dependencies: ["WebAuthBroker", "WebAuthBrokerContract"]),
+        // What the provider's tests and the protocol's tests against it share: the provider over raw HTTP.
+        .target(name: "DevProviderTestSupport", dependencies: ["DevProvider", "OpenIDConnect"], path: "Tests/DevProviderTestSupport"),
+        // What the WebAuthn client's tests and the security keys' share: a page's passkey options.
+        .target(name: "WebAuthnTestSupport", dependencies: ["WebAuthn", "OpenIDConnect"], path: "Tests/WebAuthnTestSupport"),
         // The test process's last exit handler, reserved as the test binary loads, so LeftoverProcesses
         // checks after every other handler that the suite left no process behind
         .target(name: "CTestProcesses", path: "Tests/CTestProcesses"),

@@ -13,112 +13,58 @@ import Synchronization
 /// and name resources, RFC 8707), userinfo, introspection (RFC 7662), revocation and
 /// end-session, passkeys (an account page; sign-in with one). Responses carry `iss` (RFC 9207). ID tokens are signed with
 /// jwt-kit. ``faults`` inject failures for tests. It also answers plain curl: see the README.
+///
+/// Each endpoint is a type of its own that keeps its state: `AuthorizationEndpoint` (the codes
+/// it issues), `TokenEndpoint`, `DeviceAuthorizationEndpoint` (the device grants),
+/// `PushedAuthorizationEndpoint` (the pushed requests), `RegistrationEndpoint` (with the
+/// `ClientRegistry`), `UserInfoEndpoint`, `IntrospectionEndpoint`, `RevocationEndpoint` (over
+/// the `TokenLedger`), `EndSessionEndpoint`, `WebFingerEndpoint` and `PasskeyAccounts`;
+/// this type composes them, routes each request to one, and answers the tests' questions.
 public final class OpenIDProvider: Sendable {
     /// A person who can sign in.
     public typealias User = DevProviderConfiguration.User
     /// A registered client.
     public typealias Client = DevProviderConfiguration.Client
 
-    static let keyID = "dev-es256"
+    /// How many wrong codes an address may try before it must ask for a new one.
+    public static let oneTimeCodeTries = 3
 
-    let server: LocalHTTPServer
-    /// What changes while the provider runs. Not a `Mutex`: see ``LockedState``.
-    let state: LockedState<State>
-    let keys: JWTKeyCollection
-    /// A key the JWKS does not publish, for ``ProviderFault/badIDTokenSignature``.
-    let rogueKeys: JWTKeyCollection
-    let publicJWK: JSONValue
-    /// Requests held by ``ProviderFault/hangingTokenEndpoint``.
-    let held = HeldRequests()
-    /// Registered passkeys, the challenges given out, the account pages signed in to.
-    let passkeys = LockedState(ProviderPasskeys())
+    private let server: LocalHTTPServer
+    private let context: ProviderContext
+    private let signer: IDTokenSigner
+    private let ledger: TokenLedger
+    private let requests: RequestCounter
+    private let email: EmailCodes
+    private let passkeys: PasskeyAccounts
+    private let authorization: AuthorizationEndpoint
+    private let tokenEndpoint: TokenEndpoint
+    private let device: DeviceAuthorizationEndpoint
+    private let pushed: PushedAuthorizationEndpoint
+    private let registration: RegistrationEndpoint
+    private let userInfo: UserInfoEndpoint
+    private let introspection: IntrospectionEndpoint
+    private let revocation: RevocationEndpoint
+    private let endSession: EndSessionEndpoint
+    private let webFinger: WebFingerEndpoint
+    /// Every secret that crossed the provider. Not a `Mutex`: see ``LockedState`` (server threads).
+    private let secrets = LockedState(SecretLedger())
+
     /// The users, clients and settings the provider started with.
-    public let configuration: DevProviderConfiguration
+    public var configuration: DevProviderConfiguration { context.configuration }
 
     /// The lifetime in seconds of the access and ID tokens issued from now on (at first the configuration's).
     public var accessTokenLifetime: Int {
-        get { state.withLock { $0.accessTokenLifetime } }
-        set { state.withLock { $0.accessTokenLifetime = newValue } }
-    }
-
-    struct Grant: Sendable {
-        let clientID: String
-        let redirectURI: String
-        let codeChallenge: String
-        let nonce: String?
-        let subject: String
-        let scope: String
-        /// The thumbprint of the DPoP key the grant's tokens are bound to, once they are.
-        var jkt: String? = nil
-    }
-
-    /// An access token handed out: for whom, to which client, with which scopes, for which
-    /// audiences (the resources asked for, else the client), until when.
-    struct IssuedAccessToken: Sendable {
-        let subject: String
-        let clientID: String
-        let scope: String
-        let audiences: [String]
-        let expiresAt: Date
-    }
-
-    /// A person who has proved who they are, waiting on the consent page.
-    struct PendingConsent: Sendable {
-        let subject: String
-        /// The authorization request's parameters: consent is for that request only.
-        let query: [String: String]
-    }
-
-    /// The one-time code last sent to an address, and how many wrong tries it has left.
-    struct OneTimeCode: Sendable {
-        let code: String
-        var triesLeft: Int
-    }
-
-    struct State: Sendable {
-        var codes: [String: Grant] = [:]
-        var refreshTokens: [String: Grant] = [:]
-        var accessTokens: [String: IssuedAccessToken] = [:]
-        var pendingConsents: [String: PendingConsent] = [:]
-        var oneTimeCodes: [String: OneTimeCode] = [:]
-        /// People past their password who owe a TOTP code, by interaction; the last TOTP time step used, by subject.
-        var pendingTOTP: [String: String] = [:]
-        var lastTOTPSteps: [String: UInt64] = [:]
-        var outbox: [OutboxMessage] = []
-        var requestCounts: [String: Int] = [:]
-        /// Who waits for a path's first request (``firstRequest(to:)``).
-        var requestWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
-        var signedOutHints: [String] = []
-        var languagesAsked: [LanguagesAsked] = []
-        var faults: Set<ProviderFault> = []
-        /// The issuer ``serve(as:)`` named, if any.
-        var issuer: String?
-        /// Clients registered through `POST /register`, by client ID.
-        var registeredClients: [String: DynamicClient] = [:]
-        var secrets = SecretLedger()
-        var accessTokenLifetime = 300
-        /// Device grants by device code, device codes by user code, user codes by verification-page interaction.
-        var deviceGrants: [String: DeviceGrant] = [:]
-        var userCodes: [String: String] = [:]
-        var deviceInteractions: [String: String] = [:]
-        /// The `jti`s of the client assertions accepted so far, with their expiry: each is good once.
-        var assertionIDs: [String: Date] = [:]
-        /// Pushed authorization requests by `request_uri`.
-        var pushedRequests: [String: PushedRequest] = [:]
-        /// DPoP: the thumbprint each bound access token is bound to, the proof `jti`s seen (with
-        /// when they may be forgotten), and the nonce proofs must carry under ``ProviderFault/dpopNonce``.
-        var dpopBindings: [String: String] = [:]
-        var proofIDs: [String: Date] = [:]
-        var dpopNonce = OpenIDProvider.randomToken()
+        get { context.accessTokenLifetime }
+        set { context.accessTokenLifetime = newValue }
     }
 
     /// The issuer, the base of every endpoint: `http://127.0.0.1:PORT`, or the one ``serve(as:)`` gave.
-    public var issuer: String { state.withLock { $0.issuer } ?? server.baseURL.absoluteString }
+    public var issuer: String { context.issuer }
 
     /// Names `issuer` (say `https://127.0.0.1:PORT`, an HTTPS front of this provider) as its issuer
     /// and its endpoints' base from now on: in discovery, tokens and WebFinger.
     public func serve(as issuer: String) {
-        state.withLock { $0.issuer = issuer }
+        context.serve(as: issuer)
     }
 
     /// Starts a provider with the built-in configuration changed as given.
@@ -141,19 +87,15 @@ public final class OpenIDProvider: Sendable {
     /// `signingKey` (see ``signingKey(pemFile:)``).
     package static func start(configuration: DevProviderConfiguration, signingKey: ES256PrivateKey,
                               host: String = "127.0.0.1", port: Int = 0) async throws -> OpenIDProvider {
-        let keys = JWTKeyCollection()
-        await keys.add(ecdsa: signingKey, kid: JWKIdentifier(string: keyID))
-        let rogueKeys = JWTKeyCollection()
-        await rogueKeys.add(ecdsa: ES256PrivateKey(), kid: JWKIdentifier(string: keyID))
-        let parameters = signingKey.publicKey.parameters!
-        let jwk: JSONValue = .object(["kty": .string("EC"), "crv": .string("P-256"), "kid": .string(keyID), "use": .string("sig"),
-                                      "alg": .string("ES256"), "x": .string(parameters.x), "y": .string(parameters.y)])
         let box = Mutex<OpenIDProvider?>(nil)
         let server = try await LocalHTTPServer.start(host: host, port: port) { request in
             guard let provider = box.withLock({ $0 }) else { return LocalHTTPResponse(status: 503) }
             return await provider.respond(to: request)
         }
-        let provider = OpenIDProvider(server: server, keys: keys, rogueKeys: rogueKeys, jwk: jwk, configuration: configuration)
+        let context = ProviderContext(configuration: configuration, baseURL: server.baseURL)
+        let clients = ClientRegistry(configured: configuration.clients)
+        let signer = await IDTokenSigner(signingKey: signingKey, context: context, clients: clients)
+        let provider = OpenIDProvider(server: server, context: context, clients: clients, signer: signer)
         box.withLock { $0 = provider }
         return provider
     }
@@ -170,112 +112,98 @@ public final class OpenIDProvider: Sendable {
         }
     }
 
-    private init(server: LocalHTTPServer, keys: JWTKeyCollection, rogueKeys: JWTKeyCollection, jwk: JSONValue,
-                 configuration: DevProviderConfiguration) {
-        self.server = server
-        self.keys = keys
-        self.rogueKeys = rogueKeys
-        self.publicJWK = jwk
-        self.configuration = configuration
-        self.state = LockedState(State(faults: configuration.faults, accessTokenLifetime: configuration.accessTokenLifetime))
+    private init(server: LocalHTTPServer, context: ProviderContext, clients: ClientRegistry, signer: IDTokenSigner) {
+        let ledger = TokenLedger()
+        let requests = RequestCounter()
+        let email = EmailCodes()
+        let passkeys = PasskeyAccounts(context: context)
+        let authenticator = ClientAuthenticator(context: context, clients: clients)
+        let dpop = DPoPProofChecker(context: context)
+        let login = LoginFlow(context: context, totp: TOTPFactor(context: context), email: email, passkeys: passkeys)
+        let pushed = PushedAuthorizationEndpoint(context: context, clients: clients, authenticator: authenticator)
+        let authorization = AuthorizationEndpoint(context: context, clients: clients, login: login, pushed: pushed)
+        let device = DeviceAuthorizationEndpoint(context: context, authenticator: authenticator, login: login)
+        (self.server, self.context, self.signer, self.ledger, self.requests) = (server, context, signer, ledger, requests)
+        (self.email, self.passkeys, self.authorization, self.device, self.pushed) = (email, passkeys, authorization, device, pushed)
+        tokenEndpoint = TokenEndpoint(context: context, authenticator: authenticator, dpop: dpop, ledger: ledger,
+                                      issuer: TokenIssuer(context: context, ledger: ledger, signer: signer),
+                                      authorization: authorization, device: device, counter: requests)
+        registration = RegistrationEndpoint(context: context, clients: clients)
+        userInfo = UserInfoEndpoint(context: context, ledger: ledger, dpop: dpop)
+        introspection = IntrospectionEndpoint(authenticator: authenticator, ledger: ledger)
+        revocation = RevocationEndpoint(ledger: ledger)
+        endSession = EndSessionEndpoint(context: context, clients: clients)
+        webFinger = WebFingerEndpoint(context: context)
     }
 
     /// Stops the provider (held requests are answered first).
     public func stop() async {
-        held.releaseAll()
+        tokenEndpoint.releaseHeldRequests()
         await server.stop()
     }
 
     /// The faults injected now; change them at any time.
     public var faults: Set<ProviderFault> {
-        get { state.withLock { $0.faults } }
-        set { state.withLock { $0.faults = newValue } }
+        get { context.faults }
+        set { context.faults = newValue }
     }
 
-    func has(_ fault: ProviderFault) -> Bool { state.withLock { $0.faults.contains(fault) } }
-
     /// How many refresh tokens are valid now (issued, and neither used by a rotation nor revoked).
-    public var liveRefreshTokenCount: Int { state.withLock { $0.refreshTokens.count } }
+    public var liveRefreshTokenCount: Int { ledger.liveRefreshTokenCount }
 
     /// The messages sent so far, oldest first.
-    public var outbox: [OutboxMessage] { state.withLock { $0.outbox } }
+    public var outbox: [OutboxMessage] { email.outbox }
 
     /// The `id_token_hint`s of the logouts received so far.
-    public var logoutHints: [String] { state.withLock { $0.signedOutHints } }
+    public var logoutHints: [String] { endSession.logoutHints }
 
     /// The languages each request to the authorization endpoint asked for, oldest first.
-    public var languagesAsked: [LanguagesAsked] { state.withLock { $0.languagesAsked } }
+    public var languagesAsked: [LanguagesAsked] { authorization.languagesAsked }
+
+    /// How many passkeys `subject` has registered.
+    public func passkeyCount(of subject: String) -> Int { passkeys.count(of: subject) }
+
+    /// How many requests reached `path` (for example `/token` with `grant_type=refresh_token`: see ``refreshCount``).
+    public func requestCount(_ path: String) -> Int { requests.count(of: path) }
+
+    /// How many refresh-token grants the token endpoint has answered, successful or not.
+    public var refreshCount: Int { requestCount("/token#refresh_token") }
+
+    /// Returns once a request has reached `path` (at once if one has).
+    public func firstRequest(to path: String) async { await requests.firstRequest(to: path) }
 
     /// Every secret this provider has received or handed out so far (state, nonce, PKCE values,
     /// codes, tokens, hints, passwords, client secrets), for tests that search a client's
     /// output for them.
-    package var secretsSeen: Set<String> { state.withLock { $0.secrets.values } }
+    package var secretsSeen: Set<String> { secrets.withLock { $0.values } }
 
     private func respond(to request: LocalHTTPRequest) async -> LocalHTTPResponse {
         let response = await route(request)
-        state.withLock { $0.secrets.record(request: request, response: response) }
+        secrets.withLock { $0.record(request: request, response: response) }
         return response
     }
 
     private func route(_ request: LocalHTTPRequest) async -> LocalHTTPResponse {
-        count(request.path)
-        if has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
+        requests.count(request.path)
+        if context.has(.slow) { try? await Task.sleep(for: .seconds(configuration.slowResponseSeconds)) }
         switch (request.method, request.path) {
-        case ("GET", "/.well-known/openid-configuration"): return json(ProviderDiscoveryDocument.json(issuer: issuer, configuration: configuration))
-        case ("GET", "/jwks"): return json(keySetDocument)
-        case ("GET", "/.well-known/webfinger"): return webFinger(request)
-        case ("POST", "/register"): return register(request)
-        case (_, let path) where path.hasPrefix("/register/"): return manageRegistration(request)
-        case (_, "/authorize"): return authorize(request)
-        case ("POST", "/token"): return await token(request)
-        case ("GET", "/userinfo"): return await userinfo(request)
-        case ("POST", "/revoke"): return revoke(request)
-        case ("POST", "/introspect"): return await introspect(request)
-        case (_, "/logout"): return endSession(request)
-        case ("GET", "/outbox"): return outbox(request)
-        case ("POST", "/device_authorization"): return await deviceAuthorization(request)
-        case ("POST", "/par"): return await pushAuthorizationRequest(request)
-        case (_, "/device"): return verifyDevice(request)
-        case (_, "/account"): return account(request)
+        case ("GET", "/.well-known/openid-configuration"): return .json(ProviderDiscoveryDocument.json(issuer: issuer, configuration: configuration))
+        case ("GET", "/jwks"): return .json(signer.keySetDocument)
+        case ("GET", "/.well-known/webfinger"): return webFinger.respond(to: request)
+        case ("POST", "/register"): return registration.register(request)
+        case (_, let path) where path.hasPrefix("/register/"): return registration.manageRegistration(request)
+        case (_, "/authorize"): return authorization.respond(to: request)
+        case ("POST", "/token"): return await tokenEndpoint.respond(to: request)
+        case ("GET", "/userinfo"): return await userInfo.respond(to: request)
+        case ("POST", "/revoke"): return revocation.respond(to: request)
+        case ("POST", "/introspect"): return await introspection.respond(to: request)
+        case (_, "/logout"): return endSession.respond(to: request)
+        case ("GET", "/outbox"): return email.respond(to: request)
+        case ("POST", "/device_authorization"): return await device.authorize(request)
+        case ("POST", "/par"): return await pushed.respond(to: request)
+        case (_, "/device"): return device.verify(request)
+        case (_, "/account"): return passkeys.respond(to: request)
         default: return LocalHTTPResponse(status: 404, body: "not found")
         }
-    }
-
-    /// `GET /outbox?email=ADDRESS`: the messages sent to an address, newest last, as JSON.
-    private func outbox(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
-        let address = Self.fields(request.query)["email"]
-        let messages = outbox.filter { address == nil || $0.to.caseInsensitiveCompare(address!) == .orderedSame }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        let body = (try? encoder.encode(messages)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        return LocalHTTPResponse(headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: body)
-    }
-
-    // MARK: Helpers
-
-    func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> LocalHTTPResponse {
-        LocalHTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: value.description)
-    }
-
-    func oauthError(_ code: String, _ description: String?, status: Int = 400) -> LocalHTTPResponse {
-        var body: [String: JSONValue] = ["error": .string(code)]
-        if let description { body["error_description"] = .string(description) }
-        return json(.object(body), status: status)
-    }
-
-    func client(_ clientID: String?) -> Client? {
-        configuration.clients.first { $0.clientID == clientID } ?? clientID.flatMap { id in state.withLock { $0.registeredClients[id]?.client } }
-    }
-
-    func user(subject: String) -> User? { configuration.users.first { $0.subject == subject } }
-
-    static func fields(_ encoded: String) -> [String: String] {
-        Dictionary((try? FormURLEncoding.decode(encoded)) ?? [], uniquingKeysWith: { first, _ in first })
-    }
-
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

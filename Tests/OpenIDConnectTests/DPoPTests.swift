@@ -1,4 +1,5 @@
 import DevProvider
+import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// development provider checks the proofs, binds the tokens to the key and refuses them without it.
 @Suite("DPoP-bound tokens against the development provider")
 struct DPoPTests {
-    let raw = DevProviderTests()
+    let raw = ProviderOverHTTP()
 
     /// A signed-in state for the demo client whose tokens were asked for with `key`.
     func signIn(_ provider: OpenIDProvider, key: DPoPKey?) async throws -> AuthState {

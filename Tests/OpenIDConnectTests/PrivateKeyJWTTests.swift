@@ -1,4 +1,5 @@
 import DevProvider
+import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
 import TestSupport
@@ -9,12 +10,12 @@ import Testing
 /// client's registered JWK (signature, `iss`/`sub`, `aud`, `exp`, a `jti` used once).
 @Suite("private_key_jwt client authentication against the development provider")
 struct PrivateKeyJWTTests {
-    let raw = DevProviderTests()
+    let raw = ProviderOverHTTP()
 
     /// A provider with `key-app`, a client that authenticates with `pair`'s key.
     func provider(_ pair: ClientKeyPair) async throws -> OpenIDProvider {
         try await raw.provider {
-            $0.clients.append(OpenIDProvider.Client(clientID: "key-app", redirectURIs: [DevProviderTests.redirect], jwk: pair.jwk))
+            $0.clients.append(OpenIDProvider.Client(clientID: "key-app", redirectURIs: [ProviderOverHTTP.redirect], jwk: pair.jwk))
         }
     }
 
@@ -101,7 +102,7 @@ struct PrivateKeyJWTTests {
     func savedClientKeepsThePath() throws {
         let pair = try ClientKeyPair(.ec)
         let authentication = ClientAuthentication.privateKeyJWT(.pemFile(pair.path, keyID: "k1"))
-        let saved = SavedClient(redirectURI: DevProviderTests.redirect, scopes: ["openid"],
+        let saved = SavedClient(redirectURI: ProviderOverHTTP.redirect, scopes: ["openid"],
                                 authenticationMethod: .init(authentication), privateKey: authentication.privateKey)
         let json = String(decoding: try JSONEncoder().encode(saved), as: UTF8.self)
         #expect(json.contains("private_key_jwt") && json.contains("k1"))

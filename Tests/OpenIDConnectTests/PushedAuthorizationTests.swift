@@ -1,4 +1,5 @@
 import DevProvider
+import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
 import TestSupport
@@ -10,7 +11,7 @@ import Testing
 /// when it requires PAR, refuses requests that were not pushed.
 @Suite("Pushed authorization requests against the development provider")
 struct PushedAuthorizationTests {
-    let raw = DevProviderTests()
+    let raw = ProviderOverHTTP()
 
     @Test("a provider that requires PAR says so, refuses a plain request, and signs in with a pushed one; its request_uri works once")
     func requiredPAR() async throws {
@@ -45,7 +46,7 @@ struct PushedAuthorizationTests {
     func authenticationAndRefusal() async throws {
         let pair = try ClientKeyPair(.ec)
         let provider = try await raw.provider {
-            $0.clients.append(OpenIDProvider.Client(clientID: "key-app", redirectURIs: [DevProviderTests.redirect], jwk: pair.jwk))
+            $0.clients.append(OpenIDProvider.Client(clientID: "key-app", redirectURIs: [ProviderOverHTTP.redirect], jwk: pair.jwk))
         }
         let (request, configuration) = try await raw.request(provider, client: "key-app")
         for authentication in [ClientAuthentication.none, .privateKeyJWT(.pemFile(try ClientKeyPair(.ec).path))] {

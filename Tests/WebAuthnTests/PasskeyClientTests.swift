@@ -3,36 +3,15 @@ import OpenIDConnect
 import Testing
 import TestSupport
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 /// The browser's part of WebAuthn with the virtual authenticator: registration and sign-in
 /// verified by a relying party (ours, and python-fido2's), and each error the spec gives a page.
 @Suite("Passkey protocol: the client and the virtual authenticator")
 struct PasskeyClientTests {
-    static let origin = WebAuthnOrigin(url: "https://login.example.com/authorize")!
     static let scripted = SecretGate(pageHosts: ["login.example.com"], drivenByLoginScript: true)
 
-    static func creation(rpID: String? = "example.com", algorithms: [Int] = [-7], userID: String = "AQID", exclude: [String] = [],
-                         residentKey: String = "preferred", userVerification: String = "preferred") -> JSONValue {
-        var rp: [String: JSONValue] = ["name": .string("Example")]
-        if let rpID { rp["id"] = .string(rpID) }
-        return .object([
-            "rp": .object(rp), "challenge": .string(Base64URL.encode(Data(repeating: 1, count: 32))),
-            "user": .object(["id": .string(userID), "name": .string("alice"), "displayName": .string("Alice")]),
-            "pubKeyCredParams": .array(algorithms.map { .object(["type": .string("public-key"), "alg": .number(Double($0))]) }),
-            "excludeCredentials": .array(exclude.map { .object(["type": .string("public-key"), "id": .string($0)]) }),
-            "authenticatorSelection": .object(["residentKey": .string(residentKey), "userVerification": .string(userVerification)]),
-            "extensions": .object(["credProps": .bool(true)]),
-        ])
-    }
-
-    static func request(rpID: String? = "example.com", challenge: Data = Data(repeating: 2, count: 32), allow: [String] = []) -> JSONValue {
-        var options: [String: JSONValue] = ["challenge": .string(Base64URL.encode(challenge)),
-                                            "allowCredentials": .array(allow.map { .object(["type": .string("public-key"), "id": .string($0)]) })]
-        if let rpID { options["rpId"] = .string(rpID) }
-        return .object(options)
-    }
-
-    static func client(_ authenticator: (any PasskeyAuthenticator)?, origin: WebAuthnOrigin = origin, gate: SecretGate = scripted) -> WebAuthnClient {
+    static func client(_ authenticator: (any PasskeyAuthenticator)?, origin: WebAuthnOrigin = PasskeyOptions.origin, gate: SecretGate = scripted) -> WebAuthnClient {
         WebAuthnClient(origin: origin, authenticator: authenticator, gate: gate)
     }
 
@@ -40,14 +19,14 @@ struct PasskeyClientTests {
     func registerThenSignIn(algorithm: COSEAlgorithm) async throws {
         let authenticator = try VirtualAuthenticator()
         let client = Self.client(authenticator)
-        let registration = try await client.create(CredentialCreationOptions(json: Self.creation(algorithms: [-257, algorithm.rawValue])))
+        let registration = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(algorithms: [-257, algorithm.rawValue])))
         #expect(registration["response"]?["publicKeyAlgorithm"] == .number(Double(algorithm.rawValue)))
         #expect(registration["clientExtensionResults"]?["credProps"]?["rk"] == .bool(true))
         let verifier = RelyingPartyVerifier(relyingPartyID: "example.com", origins: ["https://login.example.com"])
         var credential = try verifier.verifyRegistration(registration, challenge: Data(repeating: 1, count: 32), requireUserVerification: true)
         #expect(credential.publicKey.algorithm == algorithm)
         for expectedCount in UInt32(1)...2 {
-            let assertion = try await client.get(CredentialRequestOptions(json: Self.request()))
+            let assertion = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request()))
             let verified = try verifier.verifyAssertion(assertion, challenge: Data(repeating: 2, count: 32), credential: credential,
                                                         requireUserVerification: true)
             #expect(verified.signCount == expectedCount)
@@ -59,8 +38,8 @@ struct PasskeyClientTests {
     @Test("python-fido2's relying party accepts the registration and the assertion", arguments: COSEAlgorithm.allCases)
     func independentRelyingParty(algorithm: COSEAlgorithm) async throws {
         let client = Self.client(try VirtualAuthenticator(settings: .init(algorithm: algorithm)))
-        let registration = try await client.create(CredentialCreationOptions(json: Self.creation(algorithms: [-7, -8])))
-        let assertion = try await client.get(CredentialRequestOptions(json: Self.request(allow: [registration["rawId"]!.stringValue!])))
+        let registration = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(algorithms: [-7, -8])))
+        let assertion = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request(allow: [registration["rawId"]!.stringValue!])))
         let input: JSONValue = .object([
             "rp_id": .string("example.com"), "origin": .string("https://login.example.com"),
             "registration_challenge": .string(Base64URL.encode(Data(repeating: 1, count: 32))), "registration": registration,
@@ -80,17 +59,17 @@ struct PasskeyClientTests {
     func excluded() async throws {
         let authenticator = try VirtualAuthenticator()
         let client = Self.client(authenticator)
-        let first = try await client.create(CredentialCreationOptions(json: Self.creation(residentKey: "discouraged")))
-        await #expect { _ = try await client.create(CredentialCreationOptions(json: Self.creation(exclude: [first["rawId"]!.stringValue!]))) }
+        let first = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(residentKey: "discouraged")))
+        await #expect { _ = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(exclude: [first["rawId"]!.stringValue!]))) }
             throws: { ($0 as? WebAuthnClientError)?.domError.name == .invalidState }
         #expect(try authenticator.credentials.count == 1)
     }
 
     @Test("the page's errors", arguments: [
-        (creation(algorithms: [-257, -37]), WebAuthnDOMError.Name.notSupported),     // RS256 and PS256 only
-        (creation(rpID: "bank.example"), .security),
-        (creation(userID: ""), .type),
-        (creation(userID: Base64URL.encode(Data(count: 65))), .type),
+        (PasskeyOptions.creation(algorithms: [-257, -37]), WebAuthnDOMError.Name.notSupported),     // RS256 and PS256 only
+        (PasskeyOptions.creation(rpID: "bank.example"), .security),
+        (PasskeyOptions.creation(userID: ""), .type),
+        (PasskeyOptions.creation(userID: Base64URL.encode(Data(count: 65))), .type),
         (.object(["rp": .object([:]), "user": .object(["id": .string("AQ")]), "pubKeyCredParams": .array([])]), .type),  // no challenge
     ])
     func creationErrors(options: JSONValue, name: WebAuthnDOMError.Name) async throws {
@@ -102,21 +81,21 @@ struct PasskeyClientTests {
 
     @Test("no credential for the relying party, no authenticator, or no presence: NotAllowedError, which tells the page nothing more")
     func notAllowed() async throws {
-        await #expect { _ = try await Self.client(try VirtualAuthenticator()).get(CredentialRequestOptions(json: Self.request())) }
+        await #expect { _ = try await Self.client(try VirtualAuthenticator()).get(CredentialRequestOptions(json: PasskeyOptions.request())) }
             throws: { ($0 as? WebAuthnClientError) == .authenticator(.noCredentials) }
-        await #expect { _ = try await Self.client(nil).get(CredentialRequestOptions(json: Self.request())) }
+        await #expect { _ = try await Self.client(nil).get(CredentialRequestOptions(json: PasskeyOptions.request())) }
             throws: { ($0 as? WebAuthnClientError) == .noAuthenticator }
         let absent = Self.client(try VirtualAuthenticator(settings: .init(userPresence: false)))
-        await #expect { _ = try await absent.create(CredentialCreationOptions(json: Self.creation())) }
+        await #expect { _ = try await absent.create(CredentialCreationOptions(json: PasskeyOptions.creation())) }
             throws: { ($0 as? WebAuthnClientError)?.domError.name == .notAllowed }
         let unverifying = Self.client(try VirtualAuthenticator(settings: .init(userVerification: false)))
-        await #expect { _ = try await unverifying.create(CredentialCreationOptions(json: Self.creation(userVerification: "required"))) }
+        await #expect { _ = try await unverifying.create(CredentialCreationOptions(json: PasskeyOptions.creation(userVerification: "required"))) }
             throws: { ($0 as? WebAuthnClientError)?.domError.name == .constraint }
     }
 
     @Test("the gate: the virtual authenticator needs a login script and one of its hosts; a security key needs neither")
     func gate() async throws {
-        let options = try CredentialCreationOptions(json: Self.creation())
+        let options = try CredentialCreationOptions(json: PasskeyOptions.creation())
         let person = SecretGate(pageHosts: ["login.example.com"])
         await #expect { _ = try await Self.client(try VirtualAuthenticator(), gate: person).create(options) } throws: { error in
             guard case .refused(let refusal) = error as? WebAuthnClientError else { return false }
@@ -143,12 +122,12 @@ struct PasskeyClientTests {
     func evilOrigin() async throws {
         let authenticator = try VirtualAuthenticator()
         let provider = Self.client(authenticator)
-        let registration = try await provider.create(CredentialCreationOptions(json: Self.creation()))
+        let registration = try await provider.create(CredentialCreationOptions(json: PasskeyOptions.creation()))
         let evilOrigin = try #require(WebAuthnOrigin(url: "https://evil.example/"))
         let evil = Self.client(authenticator, origin: evilOrigin, gate: SecretGate(pageHosts: ["evil.example"], drivenByLoginScript: true))
-        await #expect { _ = try await evil.get(CredentialRequestOptions(json: Self.request(rpID: "example.com"))) }
+        await #expect { _ = try await evil.get(CredentialRequestOptions(json: PasskeyOptions.request(rpID: "example.com"))) }
             throws: { ($0 as? WebAuthnClientError)?.domError.name == .security }
-        await #expect { _ = try await evil.get(CredentialRequestOptions(json: Self.request(rpID: nil))) }
+        await #expect { _ = try await evil.get(CredentialRequestOptions(json: PasskeyOptions.request(rpID: nil))) }
             throws: { ($0 as? WebAuthnClientError) == .authenticator(.noCredentials) }
         _ = registration
     }
@@ -156,15 +135,15 @@ struct PasskeyClientTests {
     @Test("a non-discoverable credential answers only when the page names it, without a user handle; sign_count zero stays zero")
     func nonDiscoverable() async throws {
         let client = Self.client(try VirtualAuthenticator(settings: .init(discoverable: false, signCount: .zero)))
-        let made = try await client.create(CredentialCreationOptions(json: Self.creation(residentKey: "preferred")))
+        let made = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(residentKey: "preferred")))
         #expect(made["clientExtensionResults"]?["credProps"]?["rk"] == .bool(false))
-        await #expect { _ = try await client.get(CredentialRequestOptions(json: Self.request())) }
+        await #expect { _ = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request())) }
             throws: { ($0 as? WebAuthnClientError) == .authenticator(.noCredentials) }
-        let assertion = try await client.get(CredentialRequestOptions(json: Self.request(allow: [made["rawId"]!.stringValue!])))
+        let assertion = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request(allow: [made["rawId"]!.stringValue!])))
         #expect(assertion["response"]?["userHandle"] == .null)
         let data = try AuthenticatorData(decoding: try #require(Base64URL.decode(assertion["response"]!["authenticatorData"]!.stringValue!)))
         #expect(data.signCount == 0)
-        await #expect { _ = try await client.create(CredentialCreationOptions(json: Self.creation(residentKey: "required"))) }
+        await #expect { _ = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(residentKey: "required"))) }
             throws: { ($0 as? WebAuthnClientError)?.domError.name == .constraint }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import OpenIDConnect
 import Testing
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 /// The virtual authenticator's 0600 credentials file: what one run registers, the next signs in
 /// with; a file others can read, or a damaged one, is a typed error naming it.
@@ -16,11 +17,11 @@ struct PasskeyCredentialFileTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
         let first = PasskeyClientTests.client(try VirtualAuthenticator(settings: .init(credentialsFile: path)))
-        _ = try await first.create(CredentialCreationOptions(json: PasskeyClientTests.creation()))
+        _ = try await first.create(CredentialCreationOptions(json: PasskeyOptions.creation()))
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         for run in 1...2 {
             let next = PasskeyClientTests.client(try VirtualAuthenticator(settings: .init(credentialsFile: path)))
-            let assertion = try await next.get(CredentialRequestOptions(json: PasskeyClientTests.request()))
+            let assertion = try await next.get(CredentialRequestOptions(json: PasskeyOptions.request()))
             let data = try AuthenticatorData(decoding: try #require(Base64URL.decode(assertion["response"]!["authenticatorData"]!.stringValue!)))
             #expect(data.signCount == UInt32(run))
         }
@@ -31,8 +32,8 @@ struct PasskeyCredentialFileTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
         let registering = PasskeyClientTests.client(try VirtualAuthenticator(settings: .init(credentialsFile: path)))
-        _ = try await registering.create(CredentialCreationOptions(json: PasskeyClientTests.creation(userID: "AQID")))
-        var bob = PasskeyClientTests.creation(userID: "BAUG")
+        _ = try await registering.create(CredentialCreationOptions(json: PasskeyOptions.creation(userID: "AQID")))
+        var bob = PasskeyOptions.creation(userID: "BAUG")
         if case .object(var members) = bob, case .object(var user)? = members["user"] {
             user["name"] = .string("bob")
             members["user"] = .object(user)
@@ -41,7 +42,7 @@ struct PasskeyCredentialFileTests {
         _ = try await registering.create(CredentialCreationOptions(json: bob))
         for (user, handle) in [("alice", "AQID"), (nil, "BAUG")] as [(String?, String)] {
             let client = PasskeyClientTests.client(try VirtualAuthenticator(settings: .init(credentialsFile: path, user: user)))
-            let assertion = try await client.get(CredentialRequestOptions(json: PasskeyClientTests.request()))
+            let assertion = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request()))
             #expect(assertion["response"]?["userHandle"]?.stringValue == handle)
         }
     }
@@ -56,7 +57,7 @@ struct PasskeyCredentialFileTests {
             for (index, authenticator) in [one, two, one, two].enumerated() {
                 group.addTask {
                     _ = try await PasskeyClientTests.client(authenticator).create(
-                        CredentialCreationOptions(json: PasskeyClientTests.creation(userID: Base64URL.encode([UInt8(index + 1)]))))
+                        CredentialCreationOptions(json: PasskeyOptions.creation(userID: Base64URL.encode([UInt8(index + 1)]))))
                 }
             }
             try await group.waitForAll()
@@ -97,7 +98,7 @@ struct PasskeyCredentialFileTests {
     @Test("a credential's description names its account and relying party, never its key")
     func description() async throws {
         let authenticator = try VirtualAuthenticator()
-        _ = try await PasskeyClientTests.client(authenticator).create(CredentialCreationOptions(json: PasskeyClientTests.creation()))
+        _ = try await PasskeyClientTests.client(authenticator).create(CredentialCreationOptions(json: PasskeyOptions.creation()))
         let credential = try #require(try authenticator.credentials.first)
         #expect("\(credential)" == "ES256 credential of alice for example.com")
         #expect(!"\(credential)".contains(Base64URL.encode(credential.privateKey)))

@@ -2,6 +2,7 @@ import Foundation
 import OpenIDConnect
 import Testing
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 /// The relying party's checks the development provider makes: each way a response can be
 /// wrong is refused.
@@ -14,8 +15,8 @@ struct PasskeyRelyingPartyTests {
         async throws -> (registration: JSONValue, assertion: JSONValue) {
         let client = WebAuthnClient(origin: WebAuthnOrigin(url: origin)!, authenticator: try VirtualAuthenticator(settings: settings),
                                     gate: SecretGate(pageHosts: [WebAuthnOrigin(url: origin)!.host], drivenByLoginScript: true))
-        let registration = try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation()))
-        let assertion = try await client.get(CredentialRequestOptions(json: PasskeyClientTests.request()))
+        let registration = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation()))
+        let assertion = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request()))
         return (registration, assertion)
     }
 

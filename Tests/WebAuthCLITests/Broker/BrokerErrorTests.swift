@@ -3,7 +3,6 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
-import WebAuthBrokerContract
 
 /// The contract's errors, as real callers get them: a method's D-Bus error, or a request's
 /// `Response` 2 with `error`, `error_name` and `exit_status`; and the broker stays up after each.
@@ -58,31 +57,6 @@ struct BrokerErrorTests {
         #expect(noDisplay["response"]?.numberValue == 2 && noDisplay["results"]?["error_name"] == .string("org.webauthsession.Error.Failed")
                 && noDisplay["results"]?["exit_status"]?.numberValue == 1
                 && noDisplay["results"]?["error"]?.stringValue?.hasPrefix("sign-in failed: no display to show the sign-in window on") == true, "\(noDisplay)")
-    }
-
-    @Test("docs/dbus/org.webauthsession.Broker1.xml is the interface the broker exports, with a comment before every method, property and signal")
-    func contractFile() throws {
-        let text = try String(contentsOf: BrokerBus.root.appendingPathComponent("docs/dbus/org.webauthsession.Broker1.xml"), encoding: .utf8)
-        #expect(Self.elements(text) == Self.elements(BrokerContract.interfaceXML), "the documented interfaces are the exported ones")
-        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let members = lines.indices.filter { index in ["<method ", "<property ", "<signal ", "<interface "].contains { lines[index].hasPrefix($0) } }
-        #expect(members.count == 9)
-        for index in members {
-            #expect(lines[index - 1].hasSuffix("-->"), "a comment before \(lines[index])")
-        }
-        #expect(text.contains("Interface version 1"))
-    }
-
-    /// The elements of an introspection document, without its comments, doctype and layout.
-    static func elements(_ xml: String) -> [String] {
-        var text = xml
-        while let open = text.range(of: "<!--"), let close = text.range(of: "-->", range: open.upperBound..<text.endIndex) {
-            text.removeSubrange(open.lowerBound..<close.upperBound)
-        }
-        if let open = text.range(of: "<!DOCTYPE"), let close = text.range(of: ">", range: open.upperBound..<text.endIndex) {
-            text.removeSubrange(open.lowerBound..<close.upperBound)
-        }
-        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
 

@@ -3,7 +3,6 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
-import WebAuthBrokerContract
 
 /// `webauth token` and the credential helpers with a broker running on the session bus: they get
 /// the token from it, never start one, and read the saved sign-in themselves when the broker cannot
@@ -97,15 +96,6 @@ struct BrokeredTokenTests {
         let printed = try await command(bus, ["token", "--profile", "damaged"])
         #expect(printed.status == 0 && printed.stdout == token + "\n", "stderr: \(printed.stderr)\nbroker: \(bus.brokerLog)")
         #expect(bus.brokerLog.contains("GetToken from") && bus.brokerLog.contains("org.webauthsession.Error.Failed"), "the broker was asked: \(bus.brokerLog)")
-    }
-
-    @Test("the GetToken options webauth sends decode to what it asked: account, min_valid (whole seconds, rounded up), scopes, resource")
-    func optionsRoundTrip() throws {
-        let asked = TokenOptions(account: "work", minimumValidity: .milliseconds(90_500), scopes: ["read", "write"], resources: ["https://api.example.com"])
-        let decoded = try TokenOptions(asked.busOptions)
-        #expect(decoded.account == "work" && decoded.minimumValidity == .seconds(91) && decoded.scopes == ["read", "write"]
-                    && decoded.resources == ["https://api.example.com"], "\(decoded)")
-        #expect(try TokenOptions(TokenOptions(account: "default").busOptions) == TokenOptions(account: "default"), "nothing asked, nothing sent")
     }
 
     @Test("no broker running: the command reads its store and never starts one (NO_AUTO_START), though the bus could activate it")

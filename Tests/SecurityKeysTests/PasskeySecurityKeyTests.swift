@@ -3,6 +3,7 @@ import OpenIDConnect
 @testable import SecurityKeys
 import Testing
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 /// The real libfido2 (Debian's 1.12) talking CTAPHID, through its custom I/O, to a software key
 /// answered by the virtual authenticator: these machines have no /dev/uhid, so no software key
@@ -12,14 +13,14 @@ struct PasskeySecurityKeyTests {
     static let gate = SecretGate(pageHosts: [])  // a person's page: no login script, and a security key needs none
 
     static func client(_ key: SoftwareSecurityKey) -> WebAuthnClient {
-        WebAuthnClient(origin: PasskeyClientTests.origin, authenticator: SecurityKeyAuthenticator(source: .software(key)), gate: gate)
+        WebAuthnClient(origin: PasskeyOptions.origin, authenticator: SecurityKeyAuthenticator(source: .software(key)), gate: gate)
     }
 
     @Test("libfido2 registers and signs in with the touched key; the relying party verifies both", arguments: COSEAlgorithm.allCases)
     func registerThenSignIn(algorithm: COSEAlgorithm) async throws {
         let key = try SoftwareSecurityKey()
         let client = Self.client(key)
-        let creation = Task { try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation(algorithms: [algorithm.rawValue], residentKey: "required"))) }
+        let creation = Task { try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(algorithms: [algorithm.rawValue], residentKey: "required"))) }
         await key.awaitingTouch()
         key.touch()
         let registration = try await creation.value
@@ -27,7 +28,7 @@ struct PasskeySecurityKeyTests {
         let credential = try verifier.verifyRegistration(registration, challenge: Data(repeating: 1, count: 32))
         #expect(credential.publicKey.algorithm == algorithm)
         #expect(registration["authenticatorAttachment"] == .string("cross-platform"))
-        let assertion = Task { try await client.get(CredentialRequestOptions(json: PasskeyClientTests.request())) }
+        let assertion = Task { try await client.get(CredentialRequestOptions(json: PasskeyOptions.request())) }
         await key.awaitingTouch()
         key.touch()
         let verified = try verifier.verifyAssertion(try await assertion.value, challenge: Data(repeating: 2, count: 32), credential: credential)
@@ -39,7 +40,7 @@ struct PasskeySecurityKeyTests {
     func pulledOut() async throws {
         let key = try SoftwareSecurityKey()
         let client = Self.client(key)
-        let creation = Task { try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation())) }
+        let creation = Task { try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation())) }
         await key.awaitingTouch()
         key.unplug()
         await #expect { try await creation.value } throws: { error in
@@ -52,7 +53,7 @@ struct PasskeySecurityKeyTests {
     func cancelled() async throws {
         let key = try SoftwareSecurityKey()
         let client = Self.client(key)
-        let creation = Task { try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation())) }
+        let creation = Task { try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation())) }
         await key.awaitingTouch()
         creation.cancel()
         await #expect { try await creation.value } throws: { ($0 as? WebAuthnClientError)?.domError.name == .notAllowed }
@@ -64,8 +65,8 @@ struct PasskeySecurityKeyTests {
     func excluded() async throws {
         let key = try SoftwareSecurityKey(alwaysTouched: true)
         let client = Self.client(key)
-        let first = try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation(residentKey: "discouraged")))
-        let again = PasskeyClientTests.creation(exclude: [try #require(first["rawId"]?.stringValue)])
+        let first = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(residentKey: "discouraged")))
+        let again = PasskeyOptions.creation(exclude: [try #require(first["rawId"]?.stringValue)])
         await #expect { _ = try await client.create(CredentialCreationOptions(json: again)) } throws: {
             ($0 as? WebAuthnClientError)?.domError.name == .invalidState
         }
@@ -73,8 +74,8 @@ struct PasskeySecurityKeyTests {
 
     @Test("no key plugged in (this machine has no HID keys): NotAllowedError at once")
     func noKey() async throws {
-        let client = WebAuthnClient(origin: PasskeyClientTests.origin, authenticator: SecurityKeyAuthenticator(source: .system), gate: Self.gate)
-        await #expect { _ = try await client.get(CredentialRequestOptions(json: PasskeyClientTests.request())) } throws: { error in
+        let client = WebAuthnClient(origin: PasskeyOptions.origin, authenticator: SecurityKeyAuthenticator(source: .system), gate: Self.gate)
+        await #expect { _ = try await client.get(CredentialRequestOptions(json: PasskeyOptions.request())) } throws: { error in
             (error as? WebAuthnClientError) == .authenticator(.unavailable("no security key is plugged in"))
         }
     }
@@ -89,8 +90,8 @@ struct PasskeySecurityKeyTests {
                 return asked.count == 1 ? "1357" : "2468"
             }
         }
-        let client = WebAuthnClient(origin: PasskeyClientTests.origin, authenticator: authenticator, gate: Self.gate)
-        let registration = try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation(residentKey: "required",
+        let client = WebAuthnClient(origin: PasskeyOptions.origin, authenticator: authenticator, gate: Self.gate)
+        let registration = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation(residentKey: "required",
                                                                                                               userVerification: "required")))
         #expect(typed.withLock { $0 } == [nil, 7], "asked, then asked again with the tries left after a wrong PIN")
         #expect(key.clientPIN?.retries == 8, "the right PIN resets the count")
@@ -101,9 +102,9 @@ struct PasskeySecurityKeyTests {
     @Test("a key with a PIN and a person who cancels the PIN dialog: NotAllowedError, nothing made")
     func pinCancelled() async throws {
         let key = try SoftwareSecurityKey(pin: "2468", alwaysTouched: true)
-        let client = WebAuthnClient(origin: PasskeyClientTests.origin, authenticator: SecurityKeyAuthenticator(source: .software(key)) { _ in nil },
+        let client = WebAuthnClient(origin: PasskeyOptions.origin, authenticator: SecurityKeyAuthenticator(source: .software(key)) { _ in nil },
                                     gate: Self.gate)
-        await #expect { _ = try await client.create(CredentialCreationOptions(json: PasskeyClientTests.creation())) } throws: {
+        await #expect { _ = try await client.create(CredentialCreationOptions(json: PasskeyOptions.creation())) } throws: {
             ($0 as? WebAuthnClientError) == .authenticator(.pin("no PIN was given"))
         }
         #expect(try key.authenticator.credentials.isEmpty)

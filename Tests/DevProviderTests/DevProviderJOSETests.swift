@@ -1,4 +1,5 @@
 import DevProvider
+import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
 import Testing
@@ -9,14 +10,14 @@ import Testing
 /// method.
 @Suite("Development provider: key sets, ID-token algorithms, client authentication")
 struct DevProviderJOSETests {
-    let raw = DevProviderTests()
+    let raw = ProviderOverHTTP()
     /// 32 bytes: an HS256 key.
     static let secret = "0123456789abcdef-s3cret-0123456789"
 
     /// A provider with a confidential client `app` (registered for `method`, if given) and `faults`.
     func provider(method: String? = nil, advertised: [String]? = nil, faults: Set<ProviderFault> = []) async throws -> OpenIDProvider {
         try await raw.provider { settings in
-            settings.clients.append(OpenIDProvider.Client(clientID: "app", clientSecret: Self.secret, redirectURIs: [DevProviderTests.redirect],
+            settings.clients.append(OpenIDProvider.Client(clientID: "app", clientSecret: Self.secret, redirectURIs: [ProviderOverHTTP.redirect],
                                                           tokenEndpointAuthMethod: method))
             if let advertised { settings.tokenEndpointAuthMethods = advertised }
             settings.faults = faults

@@ -6,16 +6,19 @@ import OpenIDConnect
 /// A resource is one of its users when it is `acct:NAME@HOST` (NAME a user's name, or its e-mail
 /// address's local part) or a URL whose user or last path segment is a user's name; any other is
 /// answered `404`. Under ``ProviderFault/webFingerWithoutIssuer`` the answer names only a profile page.
-extension OpenIDProvider {
+struct WebFingerEndpoint: Sendable {
+    let context: ProviderContext
+
     /// `GET /.well-known/webfinger`.
-    func webFinger(_ request: LocalHTTPRequest) -> LocalHTTPResponse {
-        let pairs = (try? FormURLEncoding.decode(request.query)) ?? []
+    func respond(to request: LocalHTTPRequest) -> LocalHTTPResponse {
+        let pairs = ProviderForm.all(request.query)
         guard let resource = pairs.first(where: { $0.name == "resource" })?.value, !resource.isEmpty else {
             return LocalHTTPResponse(status: 400, body: "resource is required")
         }
-        guard let user = webFingerUser(resource) else { return LocalHTTPResponse(status: 404, body: "no such resource") }
+        guard let user = user(named: resource) else { return LocalHTTPResponse(status: 404, body: "no such resource") }
+        let issuer = context.issuer
         var links: [JSONValue] = [.object(["rel": .string("http://webfinger.net/rel/profile-page"), "href": .string(issuer + "/account?user=" + user.username)])]
-        if !has(.webFingerWithoutIssuer) {
+        if !context.has(.webFingerWithoutIssuer) {
             links.append(.object(["rel": .string(WebFingerQuery.issuerRelation), "href": .string(issuer)]))
         }
         // RFC 7033 §4.3: with rel given, only the links of those relations.
@@ -26,7 +29,7 @@ extension OpenIDProvider {
     }
 
     /// The user `resource` names, if any.
-    private func webFingerUser(_ resource: String) -> User? {
+    private func user(named resource: String) -> DevProviderConfiguration.User? {
         let name: Substring?
         if resource.lowercased().hasPrefix("acct:") {
             name = resource.dropFirst(5).split(separator: "@").first
@@ -36,6 +39,6 @@ extension OpenIDProvider {
             name = nil
         }
         guard let name else { return nil }
-        return configuration.users.first { $0.username == name || $0.email.split(separator: "@").first == name }
+        return context.configuration.users.first { $0.username == name || $0.email.split(separator: "@").first == name }
     }
 }

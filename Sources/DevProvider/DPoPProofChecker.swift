@@ -6,8 +6,8 @@ import OpenIDConnect
 /// endpoints (`typ`, ES256 with the P-256 key in the header, `htm`, `htu`, `iat`, a `jti` used
 /// once, `ath` for the access token, the server's nonce when one is required); tokens issued
 /// against a proof are `token_type` `DPoP` and bound to the key's thumbprint (`cnf.jkt`, kept with
-/// the token), and a bound token is accepted only with a proof of that key.
-extension OpenIDProvider {
+/// the token, see ``TokenLedger``), and a bound token is accepted only with a proof of that key.
+final class DPoPProofChecker: Sendable {
     /// What a request's `DPoP` header shows.
     enum DPoPCheck: Equatable {
         /// No proof.
@@ -23,9 +23,18 @@ extension OpenIDProvider {
     /// How far a proof's `iat` may be from now, in seconds.
     static let proofLeeway: Double = 60
 
+    private let context: ProviderContext
+    /// The proof `jti`s seen (with when they may be forgotten), and the nonce proofs must carry
+    /// under ``ProviderFault/dpopNonce``. Not a `Mutex`: see ``LockedState`` (server threads).
+    private let state = LockedState<(proofIDs: [String: Date], nonce: String)>(([:], ProviderForm.randomToken()))
+
+    init(context: ProviderContext) {
+        self.context = context
+    }
+
     /// Checks the `DPoP` header of `request`, a `method` request to `url`; `accessToken` is the
     /// token it presents, whose hash (`ath`) the proof must carry.
-    func checkDPoPProof(_ request: LocalHTTPRequest, method: String, url: String, accessToken: String? = nil) async -> DPoPCheck {
+    func check(_ request: LocalHTTPRequest, method: String, url: String, accessToken: String? = nil) async -> DPoPCheck {
         guard let proof = request.header("DPoP") else { return .absent }
         guard let headerPart = proof.split(separator: ".").first,
               let header = Self.base64URLJSON(headerPart), header["typ"] == .string("dpop+jwt"), header["alg"] == .string("ES256"),
@@ -43,9 +52,9 @@ extension OpenIDProvider {
         guard claims["htm"] == .string(method), claims["htu"] == .string(url) else { return .invalid("htm or htu is not this request") }
         guard let iat = claims["iat"]?.numberValue, abs(iat - now) <= Self.proofLeeway else { return .invalid("iat is not now") }
         if let accessToken, claims["ath"] != .string(DPoPKey.accessTokenHash(accessToken)) { return .invalid("ath is not this token's") }
-        if has(.dpopNonceLoop) { return .nonceRequired(Self.randomToken()) }
-        if has(.dpopNonce) {
-            let expected = state.withLock { $0.dpopNonce }
+        if context.has(.dpopNonceLoop) { return .nonceRequired(ProviderForm.randomToken()) }
+        if context.has(.dpopNonce) {
+            let expected = state.withLock { $0.nonce }
             guard claims["nonce"] == .string(expected) else { return .nonceRequired(expected) }
         }
         guard let jti = claims["jti"]?.stringValue else { return .invalid("the proof has no jti") }
@@ -60,12 +69,12 @@ extension OpenIDProvider {
     }
 
     /// The token endpoint's answer to a proof that cannot be used (RFC 9449 §5, §8).
-    func tokenEndpointRefusal(_ check: DPoPCheck) -> LocalHTTPResponse? {
+    static func tokenEndpointRefusal(_ check: DPoPCheck) -> LocalHTTPResponse? {
         switch check {
         case .absent, .proven: nil
-        case .invalid(let reason): oauthError("invalid_dpop_proof", reason)
+        case .invalid(let reason): .oauthError("invalid_dpop_proof", reason)
         case .nonceRequired(let nonce):
-            json(.object(["error": .string("use_dpop_nonce"), "error_description": .string("use the server's DPoP nonce")]), status: 400,
+            .json(.object(["error": .string("use_dpop_nonce"), "error_description": .string("use the server's DPoP nonce")]), status: 400,
                  headers: ["DPoP-Nonce": nonce])
         }
     }

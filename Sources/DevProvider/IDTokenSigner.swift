@@ -5,10 +5,35 @@ import OpenIDConnect
 /// How ID tokens are signed, and the key set that verifies them, with the faults that change
 /// either: keys a client must pass over, no `kid`, HS256 with the client secret, no signature,
 /// another key under the published `kid`.
-extension OpenIDProvider {
+struct IDTokenSigner: Sendable {
+    /// The `kid` of the signing key.
+    static let keyID = "dev-es256"
+
+    private let context: ProviderContext
+    private let clients: ClientRegistry
+    private let keys: JWTKeyCollection
+    /// A key the JWKS does not publish, for ``ProviderFault/badIDTokenSignature``.
+    private let rogueKeys: JWTKeyCollection
+    private let publicJWK: JSONValue
+
+    /// A signer with `signingKey` (and a rogue key of its own), which reads the faults from
+    /// `context` and an HS256 client's secret from `clients`.
+    init(signingKey: ES256PrivateKey, context: ProviderContext, clients: ClientRegistry) async {
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: signingKey, kid: JWKIdentifier(string: Self.keyID))
+        let rogueKeys = JWTKeyCollection()
+        await rogueKeys.add(ecdsa: ES256PrivateKey(), kid: JWKIdentifier(string: Self.keyID))
+        (self.keys, self.rogueKeys) = (keys, rogueKeys)
+        let parameters = signingKey.publicKey.parameters!
+        publicJWK = .object(["kty": .string("EC"), "crv": .string("P-256"), "kid": .string(Self.keyID), "use": .string("sig"),
+                             "alg": .string("ES256"), "x": .string(parameters.x), "y": .string(parameters.y)])
+        self.context = context
+        self.clients = clients
+    }
+
     /// The JWKS document: the signing key, and with ``ProviderFault/extraJWKSKeys`` the keys a client must skip.
     var keySetDocument: JSONValue {
-        .object(["keys": .array([publicJWK] + (has(.extraJWKSKeys) ? Self.extraJWKSKeys : []))])
+        .object(["keys": .array([publicJWK] + (context.has(.extraJWKSKeys) ? Self.extraJWKSKeys : []))])
     }
 
     /// Keys no ID token is signed with, each one a client must neither choose nor choke on
@@ -29,15 +54,15 @@ extension OpenIDProvider {
     }()
 
     /// `claims` as the ID token of a token response to `clientID`, signed as the faults say.
-    func signIDToken(_ claims: [String: JSONValue], for clientID: String) async -> String? {
-        if has(.unsignedIDTokens) { return Self.compact(header: ["alg": "none", "typ": "JWT"], claims) + "." }
-        if has(.hmacIDTokens) {
+    func sign(_ claims: [String: JSONValue], for clientID: String) async -> String? {
+        if context.has(.unsignedIDTokens) { return Self.compact(header: ["alg": "none", "typ": "JWT"], claims) + "." }
+        if context.has(.hmacIDTokens) {
             let input = Self.compact(header: ["alg": "HS256", "typ": "JWT"], claims)
-            let secret = client(clientID)?.clientSecret ?? ""
+            let secret = clients.client(clientID)?.clientSecret ?? ""
             return input + "." + Base64URL.encode(ClientSecretHMAC.code(for: Data(input.utf8), alg: .hs256, secret: secret))
         }
-        let signer = has(.badIDTokenSignature) ? rogueKeys : keys
-        return try? await signer.sign(JWTClaimSet(claims: claims), kid: has(.idTokenWithoutKeyID) ? nil : JWKIdentifier(string: Self.keyID))
+        let signer = context.has(.badIDTokenSignature) ? rogueKeys : keys
+        return try? await signer.sign(JWTClaimSet(claims: claims), kid: context.has(.idTokenWithoutKeyID) ? nil : JWKIdentifier(string: Self.keyID))
     }
 
     /// A JWS header and payload, base64url and joined: the signing input.
