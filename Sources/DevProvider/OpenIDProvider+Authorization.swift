@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SignInFiles
 
 /// The authorization endpoint: request checks, the login pages (password, then a TOTP code for a
 /// user who has a TOTP secret or a passkey for one who must; a passkey alone; or email and

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 import TestSupport
 import Testing
 @testable import WebAuthSession

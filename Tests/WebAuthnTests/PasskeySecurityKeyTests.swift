@@ -1,7 +1,9 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 @testable import SecurityKeys
 import Testing
+import WebAuthSupport
 @testable import WebAuthn
 
 /// The real libfido2 (Debian's 1.12) talking CTAPHID, through its custom I/O, to a software key
