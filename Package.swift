@@ -180,6 +180,7 @@ let package = Package(
                 "SecretGate",
                 "SignInFiles",
                 "WebAuthSupport",
+                "WebAuthExitStatus",
                 "CGDBus",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -238,6 +239,7 @@ let package = Package(
                 "OpenIDConnect",
                 "SignInFiles",
                 "WebAuthSupport",
+                "WebAuthExitStatus",
                 "DevProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
