@@ -280,7 +280,7 @@ let package = Package(
         .testTarget(name: "SecretGateTests", dependencies: ["SecretGate"]),
         .testTarget(name: "WebAuthSupportTests", dependencies: ["WebAuthSupport"]),
         // The files' parsers and their JSON schemas, with no WebKit (the scripts run on the engine in WebAuthSessionTests).
-        .testTarget(name: "SignInFilesTests", dependencies: ["SignInFiles", "TestSupport"]),
+        .testTarget(name: "SignInFilesTests", dependencies: ["SignInFiles", "WebAuthn", "TestSupport"]),
         // The test process's last exit handler, reserved as the test binary loads, so LeftoverProcesses
         // checks after every other handler that the suite left no process behind
         .target(name: "CTestProcesses", path: "Tests/CTestProcesses"),
