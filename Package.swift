@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "WebAuthSession",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
         .library(name: "SecretGate", targets: ["SecretGate"]),
