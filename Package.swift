@@ -3,9 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "WebAuthSession",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
+        .library(name: "SecretGate", targets: ["SecretGate"]),
         .library(name: "OpenIDSignIn", targets: ["OpenIDSignIn"]),
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "WebAuthSession", targets: ["WebAuthSession"]),
@@ -70,9 +70,16 @@ let package = Package(
             pkgConfig: "libfido2",
             providers: [.apt(["libfido2-dev"])]
         ),
+        // What the modules share and no one module owns: terminal-safe text, "did you mean", private
+        // files, locks, blocking calls on a thread of their own, reads that survive a signal. Package access only.
+        .target(name: "WebAuthSupport"),
+        // The one rule for every secret that leaves (a typed value, a password, a certificate, a token,
+        // a variable, a passkey's answer, a PIN): who may receive it, asked by the engine, the CLI and the broker.
+        .target(name: "SecretGate", dependencies: ["OpenIDConnect"]),
         .target(
             name: "OpenIDConnect",
             dependencies: [
+                "WebAuthSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -88,18 +95,21 @@ let package = Package(
             name: "OpenIDSignIn",
             dependencies: [
                 "OpenIDConnect",
+                "WebAuthSupport",
                 "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The files and inputs webauth reads from outside (login scripts, batch files, the
+        // The files a person writes for webauth (login scripts with their TOTP codes, batch files, the
         // configuration file): no WebKit, no GTK, so the fuzzer links it.
         .target(
-            name: "WebAuthFormats",
+            name: "SignInFiles",
             dependencies: [
                 "OpenIDConnect",
                 "WebAuthn",
+                "WebAuthSupport",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),  // TOTP's HMAC
             ]
         ),
         // Web Authentication without WebKit: CBOR, COSE keys, authenticator data,
@@ -109,6 +119,8 @@ let package = Package(
             name: "WebAuthn",
             dependencies: [
                 "OpenIDConnect",
+                "SecretGate",
+                "WebAuthSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),  // AES-CBC of CTAP2's PIN protocol 1
             ]
@@ -117,16 +129,16 @@ let package = Package(
         // key behind libfido2's custom I/O, so the real library's path is tested here.
         .target(
             name: "SecurityKeys",
-            dependencies: ["WebAuthn", "OpenIDConnect", "CFido2"]
+            dependencies: ["WebAuthn", "OpenIDConnect", "SecretGate", "WebAuthSupport", "CFido2"]
         ),
         // The GLib lifetime kit: GObject references, signal connections, GErrors, a main context
         // on a thread of its own. The engine, its HTTP and the broker use it; no WebKit, no GTK.
         .target(name: "GLibKit", dependencies: ["CSoup"]),
         // The engine's own HTTP (libsoup 3): proxies, the CA file, the client certificate. The page
         // and the protocol share them; the light commands refresh through it without WebKit.
-        .target(name: "WebAuthNetwork", dependencies: ["OpenIDConnect", "GLibKit", "CSoup", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "WebAuthNetwork", dependencies: ["OpenIDConnect", "WebAuthSupport", "GLibKit", "CSoup", .product(name: "Logging", package: "swift-log")]),
         // The Secret Service (libsecret) store of sign-ins, without WebKit.
-        .target(name: "WebAuthKeyring", dependencies: ["OpenIDConnect", "GLibKit", "CSecret"]),
+        .target(name: "WebAuthKeyring", dependencies: ["OpenIDConnect", "WebAuthSupport", "GLibKit", "CSecret"]),
         // The exit statuses webauth and the broker answer with, and how protocol and storage
         // failures map to them.
         .target(name: "WebAuthExitStatus", dependencies: ["OpenIDConnect"]),
@@ -143,13 +155,15 @@ let package = Package(
                 "CSecret",
                 "OpenIDConnect",
                 "OpenIDSignIn",
-                "WebAuthFormats",
+                "SignInFiles",
+                "SecretGate",
+                "WebAuthSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The broker's bus contract: names, options decoding, results. GVariant but no WebKit, so
         // the fuzzer links it.
-        .target(name: "WebAuthBrokerContract", dependencies: ["OpenIDConnect", "CGDBus"]),
+        .target(name: "WebAuthBrokerContract", dependencies: ["OpenIDConnect", "WebAuthSupport", "CGDBus"]),
         // webauth's own side of the broker: GetToken of a running broker, without WebKit.
         .target(name: "WebAuthBrokerClient", dependencies: ["WebAuthBrokerContract", "WebAuthExitStatus", "GLibKit", "OpenIDConnect", "CGDBus"]),
         // The sign-in broker on the session bus: a layer beside the CLI, which
@@ -162,6 +176,10 @@ let package = Package(
                 "WebAuthSession",
                 "GLibKit",
                 "OpenIDConnect",
+                "SecretGate",
+                "SignInFiles",
+                "WebAuthSupport",
+                "WebAuthExitStatus",
                 "CGDBus",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -171,6 +189,8 @@ let package = Package(
             dependencies: [
                 "OpenIDConnect",
                 "WebAuthn",
+                "SignInFiles",  // TOTP, the second factor of its login page
+                "WebAuthSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -184,7 +204,9 @@ let package = Package(
             name: "WebAuthCommandLine",
             dependencies: [
                 "OpenIDConnect",
-                "WebAuthFormats",
+                "SecretGate",
+                "SignInFiles",
+                "WebAuthSupport",
                 "WebAuthNetwork",
                 "WebAuthKeyring",
                 "WebAuthExitStatus",
@@ -214,6 +236,9 @@ let package = Package(
                 "WebAuthBroker",
                 "WebAuthBrokerContract",
                 "OpenIDConnect",
+                "SignInFiles",
+                "WebAuthSupport",
+                "WebAuthExitStatus",
                 "DevProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -230,10 +255,10 @@ let package = Package(
             ],
             path: "bench/webauth-bench"
         ),
-        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "WebAuthFormats", "WebAuthBrokerContract", "CGDBus", "WebAuthn"], path: "fuzz/webauth-fuzz"),
+        .executableTarget(name: "webauth-fuzz", dependencies: ["OpenIDConnect", "SecretGate", "SignInFiles", "WebAuthBrokerContract", "CGDBus", "WebAuthn"], path: "fuzz/webauth-fuzz"),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "WebAuthnTestSupport", "OpenIDConnect", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["WebAuthn", "WebAuthnTestSupport", "OpenIDConnect", "SecretGate", "WebAuthSupport", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]  // read by path: the independent verifier's script
         ),
         // The sign-in through the user-agent seam against the real DevProvider, with no WebKit.
@@ -242,6 +267,7 @@ let package = Package(
             name: "OpenIDConnectTests",
             dependencies: [
                 "OpenIDConnect",
+                "WebAuthSupport",
                 "DevProvider",
                 "DevProviderTestSupport",
                 "TestSupport",
@@ -253,7 +279,7 @@ let package = Package(
         // One test target per module, each building only what its module needs: the development
         // provider's own tests need no WebKit; the security keys' need no Hummingbird; the broker's
         // that run no `webauth` need neither the command line nor a provider.
-        .testTarget(name: "DevProviderTests", dependencies: ["DevProvider", "DevProviderTestSupport", "OpenIDConnect",
+        .testTarget(name: "DevProviderTests", dependencies: ["DevProvider", "DevProviderTestSupport", "OpenIDConnect", "SignInFiles",
                                                              .product(name: "JWTKit", package: "jwt-kit")]),
         .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "WebAuthn", "WebAuthnTestSupport", "OpenIDConnect"]),
         .testTarget(name: "WebAuthBrokerTests", dependencies: ["WebAuthBroker", "WebAuthBrokerContract"]),
@@ -261,19 +287,23 @@ let package = Package(
         .target(name: "DevProviderTestSupport", dependencies: ["DevProvider", "OpenIDConnect"], path: "Tests/DevProviderTestSupport"),
         // What the WebAuthn client's tests and the security keys' share: a page's passkey options.
         .target(name: "WebAuthnTestSupport", dependencies: ["WebAuthn", "OpenIDConnect"], path: "Tests/WebAuthnTestSupport"),
+        .testTarget(name: "SecretGateTests", dependencies: ["SecretGate"]),
+        .testTarget(name: "WebAuthSupportTests", dependencies: ["WebAuthSupport"]),
+        // The files' parsers and their JSON schemas, with no WebKit (the scripts run on the engine in WebAuthSessionTests).
+        .testTarget(name: "SignInFilesTests", dependencies: ["SignInFiles", "WebAuthn", "TestSupport"]),
         // The test process's last exit handler, reserved as the test binary loads, so LeftoverProcesses
         // checks after every other handler that the suite left no process behind
         .target(name: "CTestProcesses", path: "Tests/CTestProcesses"),
         .target(name: "TestSupport", dependencies: [
-            "OpenIDConnect", "CTestProcesses",
+            "OpenIDConnect", "WebAuthSupport", "CTestProcesses",
             // client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "WebAuthFormats", "DevProvider", "TestSupport",
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "SecretGate", "SignInFiles", "WebAuthSupport", "DevProvider", "TestSupport",
                                                      "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",
-            dependencies: ["WebAuthSession", "OpenIDSignIn", "OpenIDConnect", "DevProvider", "CWebKitGTK", "TestSupport"],
+            dependencies: ["WebAuthSession", "OpenIDSignIn", "OpenIDConnect", "SecretGate", "DevProvider", "CWebKitGTK", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// `/authorize`: the request's checks (client, redirect URI, PKCE S256, a pushed request taken back
 /// from the ``PushedAuthorizationEndpoint``), the login pages (``LoginFlow``), consent, and the

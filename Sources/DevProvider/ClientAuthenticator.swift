@@ -1,6 +1,7 @@
 import Foundation
 internal import JWTKit
 import OpenIDConnect
+import WebAuthSupport
 
 /// Which client a request to a back-channel endpoint authenticates as (RFC 6749 §2.3, OpenID
 /// Connect Core §9): a confidential client by HTTP Basic, `client_secret` in the body or a

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The clients the development provider knows: the configured ones, and those registered through
 /// ``RegistrationEndpoint``, which alone adds and removes them.

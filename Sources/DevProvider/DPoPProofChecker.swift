@@ -1,6 +1,7 @@
 import Foundation
 internal import JWTKit
 import OpenIDConnect
+import WebAuthSupport
 
 /// DPoP (RFC 9449) on the provider's side: proofs are checked at the token and userinfo
 /// endpoints (`typ`, ES256 with the P-256 key in the header, `htm`, `htu`, `iat`, a `jti` used

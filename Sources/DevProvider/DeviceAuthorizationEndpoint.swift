@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The device authorization grant (RFC 8628): the device authorization endpoint, the
 /// verification page a person opens on another device (enter the user code, sign in, allow or

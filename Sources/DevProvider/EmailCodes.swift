@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The email login's one-time codes: the code last sent to each address with the wrong tries it
 /// has left, and the ``OutboxMessage``s "sent" (``OpenIDProvider/outbox``, `GET /outbox`).

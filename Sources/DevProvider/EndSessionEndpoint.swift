@@ -1,4 +1,5 @@
 import OpenIDConnect
+import WebAuthSupport
 
 /// `/logout`, RP-initiated logout: records the `id_token_hint` and returns to a registered
 /// post-logout redirect URI with `state`; without one, shows a "signed out" page. With

@@ -1,4 +1,5 @@
 import OpenIDConnect
+import WebAuthSupport
 
 /// The login pages that the authorization endpoint and the device verification page both show:
 /// password (then a TOTP code for a user who has a TOTP secret, or a passkey for one who must), a

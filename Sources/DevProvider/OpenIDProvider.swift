@@ -2,6 +2,7 @@ import Foundation
 package import JWTKit
 import OpenIDConnect
 import Synchronization
+import WebAuthSupport
 
 /// A small, spec-following OpenID Connect provider on 127.0.0.1, for demos and tests.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 import WebAuthn
+import WebAuthSupport
 
 /// Passkeys at the development provider: registering one on the account page
 /// (`/account`), and signing in with it, as the only factor (a discoverable passkey that verified

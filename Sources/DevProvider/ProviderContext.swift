@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// What every endpoint of the development provider reads: the configuration it started with, the
 /// address it listens on, and the switches a test turns while it runs (the issuer it serves as,

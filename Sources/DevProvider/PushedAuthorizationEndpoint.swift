@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// Pushed authorization requests (RFC 9126): `POST /par` keeps an authenticated client's request
 /// parameters under a single-use `request_uri` that expires after

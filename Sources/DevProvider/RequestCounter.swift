@@ -1,4 +1,5 @@
 import OpenIDConnect
+import WebAuthSupport
 
 /// How many requests reached each path of the development provider (the token endpoint's by grant
 /// type, as `/token#refresh_token`), and who waits for a path's first request.

@@ -1,5 +1,7 @@
 import Foundation
 import OpenIDConnect
+import SignInFiles
+import WebAuthSupport
 
 /// The second factor of a user with a TOTP secret: who owes a code on which page, and the last
 /// time step each person used, so a code is good once (RFC 6238 §5.2).

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The access and refresh tokens the development provider has issued and not revoked: what the
 /// token endpoint writes, and userinfo, introspection and revocation read or remove.

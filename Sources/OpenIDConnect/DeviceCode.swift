@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// A device authorization response (RFC 8628 §3.2): the code the person enters at the
 /// verification URI, and the device code the client polls with. Both are credentials while the

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// Saves an ``AuthState`` in a file: `$XDG_STATE_HOME/webauthsession/NAME.json` (or
 /// `~/.local/state/…`), the directory mode 0700, the file 0600, written to a temporary file in

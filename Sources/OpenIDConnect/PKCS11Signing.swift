@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 #if canImport(CGnuTLS)
 internal import CGnuTLS
 #endif

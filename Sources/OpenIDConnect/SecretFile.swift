@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// The one reader of files that hold secrets: a client secret, a `private_key_jwt` key, a
 /// client certificate's key, a login script's `file:` value, a TOTP seed. It checks the file's

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// Why WebFinger issuer discovery (OpenID Connect Discovery 1.0 §2) found no issuer.
 public enum WebFingerError: Error, Sendable, Hashable, CustomStringConvertible {

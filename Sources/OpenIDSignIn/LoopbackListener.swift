@@ -3,6 +3,7 @@ import OpenIDConnect
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import WebAuthSupport
 #endif
 
 /// Receives the system browser's redirect (RFC 8252 §7.3) on 127.0.0.1 at a free port, with

@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 internal import CFido2
+import WebAuthSupport
 
 /// libfido2's custom I/O (`fido_dev_io_t`) onto ``SoftwareSecurityKey``s: the only code that
 /// hands libfido2 callbacks. A key is opened by the path `software:N` it was registered under;

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthExitStatus
 import WebAuthSession
 
 /// How `webauth broker` runs: what its callers may ask for, when it leaves, the route of its

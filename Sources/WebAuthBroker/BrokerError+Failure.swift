@@ -1,5 +1,6 @@
 import OpenIDConnect
 import WebAuthBrokerContract
+import WebAuthExitStatus
 import WebAuthSession
 
 extension BrokerError {

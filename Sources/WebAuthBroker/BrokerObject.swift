@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenIDConnect
+import SecretGate
 import WebAuthBrokerContract
 import WebAuthSession
 

@@ -2,6 +2,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthBrokerContract
 import WebAuthSession
+import WebAuthSupport
 
 /// A caller's login script (``ScriptSource``): its text from the call, or the regular file behind
 /// a descriptor the caller passed, read off the bus thread and capped in size. The broker never

@@ -1,4 +1,5 @@
 import OpenIDConnect
+import WebAuthSupport
 
 /// A call's `a{sv}` options, read one by one by name and type; ``finish()`` refuses what was not
 /// read (an unknown option, with the nearest known name). Every failure is

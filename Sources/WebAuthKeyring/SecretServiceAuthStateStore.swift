@@ -2,6 +2,7 @@ import Foundation
 import GLibKit
 import OpenIDConnect
 internal import CSecret
+import WebAuthSupport
 
 /// Keeps an `AuthState` in the Secret Service (GNOME Keyring, KWallet's Secret Service API,
 /// KeePassXC...): the Linux keychain, through libsecret. The item is found by the store's name

@@ -1,6 +1,7 @@
 import Foundation
 import GLibKit
 import OpenIDConnect
+import WebAuthSupport
 
 /// A GLib main context of its own, iterated on a thread of its own, for ``SoupHTTPClient``: the
 /// token, userinfo and refresh requests need no GTK, no display and no engine loop. Started on

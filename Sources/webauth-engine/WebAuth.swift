@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpenIDConnect
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth`: sign in to OAuth 2.0 / OpenID Connect providers from the command line.
 @main

@@ -2,6 +2,7 @@ import DevProvider
 import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
+import SignInFiles
 import Testing
 
 /// The development provider over raw HTTP, as curl would use it, and through this package's

@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
+import WebAuthSupport
 
 /// The device authorization grant (RFC 8628) against the development provider: its states as a
 /// UI sees them, the phone approving over the provider's verification page, and the provider's

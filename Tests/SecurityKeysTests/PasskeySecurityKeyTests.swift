@@ -1,7 +1,9 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 @testable import SecurityKeys
 import Testing
+import WebAuthSupport
 @testable import WebAuthn
 import WebAuthnTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// A program the tests run, spawned with `posix_spawn` and reaped by a blocking `waitpid` on a
 /// thread of its own: never through Foundation's `Process`.

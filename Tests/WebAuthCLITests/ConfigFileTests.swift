@@ -1,9 +1,9 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import SignInFiles
 import TestSupport
 import Testing
-import WebAuthFormats
 
 /// `--config`: a JSON file or a property list like AppAuth's `PlusAuth.plist`.
 @Suite("webauth login --config (the built binary)", .startsWebKit(minutes: 2))
@@ -95,7 +95,7 @@ struct ConfigFileTests {
     func helpListsEveryKey() async throws {
         let help = try await webauth(["login", "--help"])
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for key in WebAuthFormats.ConfigurationFile.keys {
+        for key in SignInFiles.ConfigurationFile.keys {
             #expect(text.contains(key + ",") || text.contains(key + " "), "\(key) is not in login --help")
         }
         let config = try #require(text.range(of: "--config <file>").map { String(text[$0.upperBound...].prefix(1200)) })

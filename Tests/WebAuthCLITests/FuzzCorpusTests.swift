@@ -1,6 +1,6 @@
 import Foundation
+import SignInFiles
 import Testing
-import WebAuthFormats
 
 /// The fuzzers' seed corpus, replayed through every target by the normal build of
 /// `webauth-fuzz`: what once was a finding stays a passing input. (The fuzzing itself is `fuzz/run`.)

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import SecretGate
 import TestSupport
 import Testing
 @testable import WebAuthSession

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 import Testing
 import TestSupport
 @testable import WebAuthn

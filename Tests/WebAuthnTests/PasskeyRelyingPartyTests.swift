@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 import Testing
 @testable import WebAuthn
 import WebAuthnTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// The credential helpers' inputs: git's `key=value` request and Docker's server URL
 /// on stdin, the `credential_hosts` mapping, and the gate's answer for what they name.

@@ -1,5 +1,5 @@
 import Foundation
-import WebAuthFormats
+import SignInFiles
 
 /// The files a user gives webauth, read through the entries the CLI reads them with (the text as
 /// the file's contents, so no file is written per input), then the parts of the value that walk it.

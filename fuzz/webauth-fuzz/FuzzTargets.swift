@@ -1,6 +1,6 @@
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SignInFiles
 
 /// The parsers that read what a provider, a page or a user's file sends, each as a fuzz target:
 /// any input must end in a value or a typed error, never a crash or a hang.

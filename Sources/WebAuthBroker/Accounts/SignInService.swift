@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OpenIDConnect
 import WebAuthBrokerContract
+import WebAuthExitStatus
 import WebAuthSession
 
 /// `SignIn`: the provider's page in a window (transient for the caller's), the code exchanged,

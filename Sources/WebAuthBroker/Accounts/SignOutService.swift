@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OpenIDConnect
 import WebAuthBrokerContract
+import WebAuthExitStatus
 import WebAuthSession
 
 /// `SignOut`, as `webauth logout --profile NAME`: the refresh token revoked first, the provider's

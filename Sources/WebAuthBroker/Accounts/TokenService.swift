@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 import WebAuthBrokerContract
+import WebAuthExitStatus
 import WebAuthSession
 
 /// `GetToken`: an account's access token, refreshed when it expires within `min_valid`, never with

@@ -1,5 +1,6 @@
 import Logging
 import OpenIDConnect
+import SecretGate
 import WebAuthBrokerContract
 import WebAuthSession
 

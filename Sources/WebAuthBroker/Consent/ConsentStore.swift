@@ -1,7 +1,8 @@
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SignInFiles
 import WebAuthSession
+import WebAuthSupport
 
 /// The answers the person gave (or `webauth broker --grant` recorded), per app and account:
 /// `$XDG_CONFIG_HOME/webauth/broker-consent.json` (else `~/.config/…`), mode 0600 in a folder

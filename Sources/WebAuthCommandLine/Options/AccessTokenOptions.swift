@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// Which saved sign-in's access token `token`, `exec` and `env` use, how long it must stay
 /// valid, for which scopes and resources, and how long the command may take.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SignInFiles
+import WebAuthSupport
 
 /// A confidential client's secret: from a flag, `$WEBAUTH_CLIENT_SECRET` or a file. Never echoed.
 /// Or its private key (`private_key_jwt`, RFC 7523): a PEM file, by path, or a key on a PKCS#11

@@ -1,11 +1,11 @@
 import Foundation
-import WebAuthFormats
+import SignInFiles
 
-/// The `--config` file as the commands read it: ``WebAuthFormats/ConfigurationFile`` (the parser,
-/// in WebAuthFormats so the fuzzer reaches it), whose every ``ConfigurationFileError`` becomes a
+/// The `--config` file as the commands read it: ``SignInFiles/ConfigurationFile`` (the parser,
+/// in SignInFiles so the fuzzer reaches it), whose every ``ConfigurationFileError`` becomes a
 /// ``CommandFailure`` with ``ExitStatus/usage`` and the same message.
 package struct ConfigurationFile {
-    private let file: WebAuthFormats.ConfigurationFile
+    private let file: SignInFiles.ConfigurationFile
 
     /// The file, for messages.
     package var path: String { file.path }
@@ -13,29 +13,29 @@ package struct ConfigurationFile {
     /// Reads `path`.
     /// - Throws: ``CommandFailure`` with ``ExitStatus/usage``: missing, unreadable or malformed.
     package init(commandPath path: String) throws(CommandFailure) {
-        file = try Self.usage { () throws(ConfigurationFileError) in try WebAuthFormats.ConfigurationFile(path: path) }
+        file = try Self.usage { () throws(ConfigurationFileError) in try SignInFiles.ConfigurationFile(path: path) }
     }
 
-    private init(_ file: WebAuthFormats.ConfigurationFile) {
+    private init(_ file: SignInFiles.ConfigurationFile) {
         self.file = file
     }
 
     /// The file at `path`, else the default one (``defaultPath(_:)``) when there is one, else `nil`.
     /// - Throws: ``CommandFailure`` with ``ExitStatus/usage``: as ``init(commandPath:)``.
     package static func chosen(_ path: String?, environment: [String: String]) throws(CommandFailure) -> ConfigurationFile? {
-        try usage { () throws(ConfigurationFileError) in try WebAuthFormats.ConfigurationFile.chosen(path, environment: environment) }
+        try usage { () throws(ConfigurationFileError) in try SignInFiles.ConfigurationFile.chosen(path, environment: environment) }
             .map(ConfigurationFile.init)
     }
 
     /// The keys a file may hold (snake_case), as `login --help` lists them.
-    static var keys: [String] { WebAuthFormats.ConfigurationFile.keys }
+    static var keys: [String] { SignInFiles.ConfigurationFile.keys }
 
     /// What to do about a file's fault: it is the file to check (not `webauth help`), and `login --help` lists its keys.
     static let advice = "Check its path and contents; `webauth login --help` lists the keys it may hold (under --config)."
 
     /// `$XDG_CONFIG_HOME/webauth/config.json`, else `~/.config/webauth/config.json`.
     package static func defaultPath(_ environment: [String: String]) -> String {
-        WebAuthFormats.ConfigurationFile.defaultPath(environment)
+        SignInFiles.ConfigurationFile.defaultPath(environment)
     }
 
     /// The text under `key`.

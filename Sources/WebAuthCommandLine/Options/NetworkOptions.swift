@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SignInFiles
 import WebAuthNetwork
 import WebAuthKeyring
 import WebAuthExitStatus

@@ -1,6 +1,6 @@
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SignInFiles
 import WebAuthNetwork
 import WebAuthKeyring
 import WebAuthExitStatus

@@ -1,4 +1,5 @@
 import Foundation
+import SecretGate
 import Synchronization
 import OpenIDConnect
 import WebAuthNetwork

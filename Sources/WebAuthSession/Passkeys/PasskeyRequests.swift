@@ -1,4 +1,5 @@
 import OpenIDConnect
+import SecretGate
 import WebAuthn
 
 /// A sign-in page's WebAuthn state: the origin of its committed top-level document

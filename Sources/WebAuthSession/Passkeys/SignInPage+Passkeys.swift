@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 import WebAuthn
 internal import CWebKitGTK
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The X authority file of the engine's private Xvfb: one random 16-byte MIT-MAGIC-COOKIE-1,
 /// in a folder of its own (mode 0700, file mode 0600), so that only this user's processes that

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// Everything needed to fix a login script without running it again: the failed step and why,
 /// the page's URL, title and visible text, a screenshot, and the navigation log.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// Reading a ``LoginValue`` when its step types it: the variable a batch entry gives, the
 /// environment, a file, a command, the outbox or the TOTP schedule.

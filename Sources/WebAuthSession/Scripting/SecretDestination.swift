@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// Where a login script may type a secret (a value from the environment, a file, a command or
 /// an outbox): only into a page of the provider's own hosts, and only over `https` or to a

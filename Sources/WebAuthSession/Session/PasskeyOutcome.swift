@@ -1,4 +1,5 @@
 import OpenIDConnect
+import SecretGate
 
 /// What came of a page's WebAuthn request (``WebAuthenticationEvent/passkey(operation:relyingParty:outcome:)``).
 /// It names an authenticator or an error, never a challenge, a key or a signature.

@@ -1,4 +1,5 @@
 import OpenIDConnect
+import SecretGate
 import WebAuthn
 
 /// Why a sign-in session did not return a callback. Each case carries what a caller needs to act.

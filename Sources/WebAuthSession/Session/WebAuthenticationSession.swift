@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenIDConnect
+import SecretGate
 import WebAuthn
 
 /// Shows a sign-in page in an embedded WebKitGTK view and returns the redirect to the

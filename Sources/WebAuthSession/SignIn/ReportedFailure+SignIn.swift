@@ -1,11 +1,13 @@
 import OpenIDConnect
+import WebAuthExitStatus
 
 /// The engine's failures as `ReportedFailure` classifies them: a sign-in's and its page's. The
 /// protocol's and the store's are classified below, in WebAuthExitStatus, where the light
-/// `webauth` (no WebKit) reports them too.
+/// `webauth` (no WebKit) reports them too. Package access: exit statuses are `webauth`'s and its
+/// broker's, not the engine's API.
 extension ReportedFailure {
     /// A sign-in's failure: the page's, the protocol's, the login script's or the store's.
-    public init(_ error: SignInError) {
+    package init(_ error: SignInError) {
         switch error {
         case .session(let session): self.init(Self.status(of: session), "sign-in failed: \(session)")
         case .openIDConnect(let protocolError):
@@ -22,7 +24,7 @@ extension ReportedFailure {
     }
 
     /// The kind of a sign-in page's failure.
-    public static func status(of error: WebAuthenticationError) -> ExitStatus {
+    package static func status(of error: WebAuthenticationError) -> ExitStatus {
         switch error {
         case .closedByUser, .cancelled: .cancelled
         case .timedOut, .abandoned: .timedOut

@@ -1,5 +1,6 @@
 import OpenIDConnect
 internal import CWebKitGTK
+import SecretGate
 
 /// The site of a server's request for HTTP authentication or a client certificate, as
 /// `SecretGate` takes it: the scheme from the request's security origin, its host and port.

@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 internal import CWebKitGTK
+import SecretGate
 
 /// How a page answers a server's request for a client certificate in the TLS handshake (mutual
 /// TLS), and its PKCS#11 token's request for a PIN: with ``WebAuthenticationOptions/clientCertificate``

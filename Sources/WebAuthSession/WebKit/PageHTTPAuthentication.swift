@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 internal import CWebKitGTK
+import SecretGate
 
 /// How a page answers a server's own request for HTTP authentication (`401`, Basic or Digest):
 /// a login script's credentials answer it once per realm, and only where `SecretGate` lets

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OpenIDConnect
 internal import CWebKitGTK
+import SecretGate
 
 /// One sign-in's window and web view, the GObject side of a ``SignInFlow``: it loads the start
 /// page, turns WebKit's and GTK's signals into the flow's events, carries out its decisions

@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The authenticator's side of CTAP2's PIN protocol 1 (CTAP 2.0 §5.5, authenticatorClientPIN):
 /// a key whose PIN is set answers getRetries, getKeyAgreement and getPinToken, and checks the

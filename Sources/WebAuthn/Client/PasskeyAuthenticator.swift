@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// What answers a page's WebAuthn requests once the client has checked them: the virtual
 /// authenticator, or a security key through libfido2. Requests and answers are CTAP2's

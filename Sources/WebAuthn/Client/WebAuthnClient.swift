@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// The browser's part of WebAuthn (§5.1.3 create, §5.1.4 get) without the browser: it takes the
 /// page's options and the origin the engine saw, checks the relying party ID, writes the

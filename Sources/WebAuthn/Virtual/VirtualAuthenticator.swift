@@ -1,5 +1,7 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
+import WebAuthSupport
 
 /// A software authenticator for test harnesses, as Selenium's and Chrome's virtual
 /// authenticators are: ES256 and EdDSA credentials, discoverable or not, user presence and

@@ -1,4 +1,4 @@
-/// How the virtual authenticator behaves: a login script's `passkey:` (WebAuthFormats reads it),
+/// How the virtual authenticator behaves: a login script's `passkey:` (SignInFiles reads it),
 /// or a Swift test harness's own. Every default is what a real passkey does.
 public struct VirtualAuthenticatorSettings: Sendable, Hashable {
     /// How the signature counter moves.

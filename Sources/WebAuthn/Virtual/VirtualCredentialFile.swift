@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The virtual authenticator's credentials on disk: a JSON file of mode 0600,
 /// `{"version": 1, "credentials": [...]}`, replaced atomically. Each change happens under an

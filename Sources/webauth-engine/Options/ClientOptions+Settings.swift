@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SignInFiles
 import WebAuthNetwork
 import WebAuthKeyring
 import WebAuthExitStatus
 import WebAuthCommandLine
 import WebAuthSession
+import WebAuthSupport
 
 /// The client a command's ``ClientOptions`` resolve to, for the engine's sign-ins.
 extension ClientOptions {

@@ -1,5 +1,6 @@
 import OpenIDConnect
 import WebAuthCommandLine
+import WebAuthExitStatus
 import WebAuthSession
 
 extension CommandFailure {

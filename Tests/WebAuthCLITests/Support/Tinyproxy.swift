@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 import TestSupport
+import WebAuthSupport
 
 /// A real HTTP proxy for a test: Debian's tinyproxy with a configuration, a port and a log of its
 /// own (never the system service), optionally asking for a user name and password (`407`).

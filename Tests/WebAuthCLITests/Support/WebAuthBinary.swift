@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 import TestSupport
+import WebAuthSupport
 
 /// The built `webauth` binary, run as a user would: in a child process with no standard input,
 /// no display (so it starts its own Xvfb), and its own state directory.

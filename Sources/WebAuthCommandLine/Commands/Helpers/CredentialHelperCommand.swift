@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import SecretGate
+import WebAuthSupport
 
 /// The command shape git's and Docker's credential helpers share for `get` and `erase`: the
 /// request on stdin, the gate of `credential_hosts`, the profile that may answer for the

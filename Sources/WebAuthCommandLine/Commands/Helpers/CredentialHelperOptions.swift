@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
-import WebAuthFormats
+import SecretGate
+import SignInFiles
 
 /// What `git-credential` and `docker-credential` share: where `credential_hosts` is, the gate it
 /// makes, and the saved sign-in that answers for a site.

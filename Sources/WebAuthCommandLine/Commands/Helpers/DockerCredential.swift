@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import SecretGate
+import WebAuthSupport
 
 /// `docker-credential-webauth <get|list|erase|store>`: Docker's credential-helper protocol. The
 /// `webauth` executable answers it when started under that name (a symlink on `PATH`, which

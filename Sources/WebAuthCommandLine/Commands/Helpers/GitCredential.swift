@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// `webauth git-credential <get|store|erase>`: git's credential-helper protocol. git writes
 /// `key=value` lines (`protocol`, `host`, …) up to a blank line; `get` answers `username=oauth2`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// `webauth env`: a shell line that exports a fresh access token, for `eval "$(webauth env)"`.
 package struct Env: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// Replaces this process with another program (`execve`, searched in `PATH` as `execvp` does), as a shell's `exec` does: the program
 /// keeps the process ID, so the signals sent to it and its exit status are the program's.

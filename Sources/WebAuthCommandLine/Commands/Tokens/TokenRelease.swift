@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 
 /// The check every command makes before it hands out an access token (printed, exported, put in
 /// a program's environment or a helper's answer): ``TokenText`` refuses one with a character

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import WebAuthExitStatus
 import WebAuthSession
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth batch FILE`: signs in every user of a batch file with one login script, several at
 /// once on one warm engine (``SignInPool``), and prints a JSON line per user.

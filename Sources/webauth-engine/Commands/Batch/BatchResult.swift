@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthExitStatus
 import WebAuthSession
 import WebAuthCommandLine
 

@@ -4,6 +4,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthSession
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth demo`: the whole life of a sign-in against a provider served in-process.
 struct Demo: AsyncParsableCommand {

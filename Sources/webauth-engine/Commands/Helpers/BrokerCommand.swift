@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpenIDConnect
 import WebAuthBroker
+import WebAuthExitStatus
 import WebAuthSession
 import WebAuthCommandLine
 

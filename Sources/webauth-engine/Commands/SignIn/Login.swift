@@ -4,6 +4,7 @@ import Synchronization
 import OpenIDConnect
 import WebAuthSession
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth login`: sign in through the embedded engine, save the sign-in, print a summary.
 struct Login: AsyncParsableCommand {

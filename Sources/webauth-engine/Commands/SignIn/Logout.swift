@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import WebAuthExitStatus
 import WebAuthSession
 import WebAuthCommandLine
 

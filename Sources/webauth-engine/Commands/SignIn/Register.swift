@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthSession
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth register`: the client registers itself at the provider (RFC 7591, OpenID Connect
 /// Dynamic Client Registration 1.0) and the registration is saved with the profile, so that

@@ -1,4 +1,5 @@
 import OpenIDConnect
+import WebAuthSupport
 
 /// Keys a login script does not know are errors, not silently ignored: a misspelt key would
 /// otherwise drop a setting (`setle_time`) or a value source without a word.

@@ -1,8 +1,8 @@
 import Foundation
+import SignInFiles
 import Testing
-import WebAuthFormats
 
-/// The configuration file parser on its own (WebAuthFormats), for inputs the fuzzer found.
+/// The configuration file parser on its own (SignInFiles), for inputs the fuzzer found.
 @Suite("Configuration file parsing")
 struct ConfigurationFileParsingTests {
     /// The config fuzz target's crash: 2 847 `[` overflowed the stack of the scanner

@@ -1,5 +1,5 @@
 import Foundation
-import OpenIDConnect
+import SignInFiles
 import Testing
 
 @Suite("TOTP (RFC 6238)")

@@ -1,7 +1,7 @@
 import Foundation
+@testable import SignInFiles
 import Testing
 import WebAuthn
-@testable import WebAuthSession
 
 /// A login script's `passkey:` as the CLI reads it: its keys, their defaults, and an error
 /// with "did you mean" for a misspelt one.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 
 /// The `credential_hosts` of the configuration file: which saved sign-in's access token the git
 /// and Docker helpers may hand to which site. A key is a site, a value a profile:

@@ -3,9 +3,9 @@ import Synchronization
 
 /// A blocking `flock(LOCK_EX)` on a thread of its own, awaited without blocking one of Swift's
 /// cooperative threads, and given up when a time limit passes or the task is cancelled.
-enum LockWait {
+package enum LockWait {
     /// How a wait ended.
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The lock is held through the descriptor, which stays the caller's.
         case held
         /// `flock` failed with this `errno`; the descriptor stays the caller's.
@@ -16,7 +16,7 @@ enum LockWait {
     }
 
     /// Waits for the exclusive lock on `descriptor`, at most `limit` (`nil`: no limit).
-    static func wait(for descriptor: Int32, atMost limit: Duration?) async -> Outcome {
+    package static func wait(for descriptor: Int32, atMost limit: Duration?) async -> Outcome {
         let settlement = Settlement()
         defer { settlement.timer.withLock { $0?.cancel() } }
         return await withTaskCancellationHandler {

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import WebAuthSupport
 
 /// The client settings in a `--config` file: JSON, or a property list like the `PlusAuth.plist`
 /// of AppAuth's iOS tutorials. Keys may sit at the top level or under `credentials`, in

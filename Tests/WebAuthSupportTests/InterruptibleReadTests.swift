@@ -1,7 +1,7 @@
 import Foundation
-@testable import OpenIDConnect
 import Synchronization
 import Testing
+@testable import WebAuthSupport
 
 /// How many times the test's signal handler ran.
 private let interruptions = Atomic<Int>(0)

@@ -1,5 +1,5 @@
 import Testing
-import OpenIDConnect
+import WebAuthSupport
 
 /// "Did you mean …?" for misspelt keys in login scripts, batch files and the configuration file.
 @Suite("Spelling suggestions")

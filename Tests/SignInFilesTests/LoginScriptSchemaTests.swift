@@ -1,8 +1,7 @@
 import Foundation
-import OpenIDConnect
+@testable import SignInFiles
 import TestSupport
 import Testing
-@testable import WebAuthSession
 
 /// docs/schemas/login-script.schema.json and the Swift parser read the same format: the guides'
 /// scripts and every script in Fixtures/login-scripts/ pass both, and the schema is strict.
@@ -20,9 +19,9 @@ struct LoginScriptSchemaTests {
         try Guides.blocks("yaml").map { $0 + "\n" }
     }
 
-    /// The scripts in Fixtures/login-scripts/.
+    /// The scripts in WebAuthSessionTests' Fixtures/login-scripts/ (read by path: the engine's tests run them).
     static func fixtureScripts() throws -> [URL] {
-        let folder = try #require(Bundle.module.url(forResource: "login-scripts", withExtension: nil, subdirectory: "Fixtures"))
+        let folder = root.appendingPathComponent("Tests/WebAuthSessionTests/Fixtures/login-scripts")
         return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "yaml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }

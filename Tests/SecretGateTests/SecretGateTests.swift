@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import SecretGate
 import Testing
 
 /// The one gate every released secret passes: its rules, the credential helpers' host mapping

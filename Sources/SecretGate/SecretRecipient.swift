@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 
 /// Who would receive a ``ReleasedSecret``: a site (a page, a server asking for HTTP
 /// authentication or a client certificate, a git remote, a container registry), a program, or an

@@ -1,8 +1,7 @@
 import Foundation
-import OpenIDConnect
+@testable import SignInFiles
 import Testing
 import TestSupport
-@testable import WebAuthSession
 
 /// Batch files (`webauth batch FILE`) and the `var:` value source their entries feed: the Swift
 /// parser and docs/schemas/batch.schema.json read the same format.
@@ -40,21 +39,6 @@ struct LoginBatchTests {
         let twoSources = try LoginScriptSchemaTests.files(["steps: [{fill: '#a', var: a, env: A}]"])
         #expect(try await Self.check("login-script", twoSources) == 1)
         #expect(throws: LoginScriptFileError.self) { try LoginScript(contentsOfFile: twoSources[0]) }
-    }
-
-    @Test("outside a batch a var value is a typed error naming the variable; in one, the entry's source stands in")
-    func variableResolution() async throws {
-        let value = LoginValue.variable("password")
-        #expect(throws: LoginValueError.undefinedVariable(name: "password", defined: nil)) { try value.substituting(nil) }
-        await #expect(throws: LoginValueError.undefinedVariable(name: "password", defined: nil)) {
-            try await value.resolve(environment: [:], http: URLSessionHTTPClient())
-        }
-        #expect(LoginValueError.undefinedVariable(name: "password", defined: nil).description.contains("{var: password}"))
-        let missing = LoginValueError.undefinedVariable(name: "password", defined: ["username"])
-        #expect(throws: missing) { try value.substituting(["username": .literal("alice")]) }
-        #expect(missing.description.contains("no value named password (it has username)"))
-        #expect(try value.substituting(["password": .environment("ALICE_PASSWORD")]) == .environment("ALICE_PASSWORD"))
-        #expect(try LoginValue.environment("A").substituting(nil) == .environment("A"), "other sources are themselves")
     }
 
     @Test("a batch file lists names and values, literal or from env, a file or a command; JSON too")

@@ -1,3 +1,0 @@
-// The login-script, batch-file and configuration-file formats live in WebAuthFormats (no WebKit,
-// so the fuzzer links them); code that imports WebAuthSession keeps seeing them, as before.
-@_exported import WebAuthFormats
