@@ -5,20 +5,20 @@ import OpenIDConnect
 /// read for what only it knows: which servers are registries that Docker sends to a credential
 /// helper. `credential_hosts` is shared with git, so its keys alone cannot tell a registry from a
 /// git host.
-package struct DockerConfigFile {
+struct DockerConfigFile {
     /// Where it was read from.
-    package let path: String
+    let path: String
     /// `credsStore`: the helper Docker asks for every registry that has none of its own.
-    package let credentialStore: String?
+    let credentialStore: String?
     /// `credHelpers`: registry → the helper Docker asks for it.
-    package let credentialHelpers: [String: String]
+    let credentialHelpers: [String: String]
     /// The registries of `auths`: with a `credsStore`, Docker lists there each registry whose
     /// credential is in the store (its entry empty).
-    package let authenticatedRegistries: Set<String>
+    let authenticatedRegistries: Set<String>
 
     /// The file `environment` names; an empty one when there is none.
     /// - Throws: ``CommandFailure`` (usage) when it cannot be read, is not JSON, or its keys do not have Docker's types.
-    package init(environment: [String: String]) throws(CommandFailure) {
+    init(environment: [String: String]) throws(CommandFailure) {
         let folder = environment["DOCKER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".docker").path
         let path = URL(fileURLWithPath: folder).appendingPathComponent("config.json").path
@@ -59,7 +59,7 @@ package struct DockerConfigFile {
     /// The servers Docker sends to the helper `helper` (`docker-credential-HELPER`), as Docker
     /// names them: the registries `credHelpers` gives it, and, when it is the `credsStore`, those
     /// `auths` lists that have no helper of their own.
-    package func registries(sentTo helper: String) -> Set<String> {
+    func registries(sentTo helper: String) -> Set<String> {
         var servers = Set(credentialHelpers.filter { $0.value == helper }.keys)
         if credentialStore == helper { servers.formUnion(authenticatedRegistries.filter { credentialHelpers[$0] == nil }) }
         return servers
