@@ -6,7 +6,8 @@ import WebAuthSupport
 /// the same directory, synced, then renamed over the old one, so a reader sees the old state or
 /// the new one, never half of either. A file that is not a saved state of this library (corrupt,
 /// or someone else's) is an error, and is never overwritten. Processes sharing the file take turns
-/// refreshing through an advisory lock on `NAME.lock` beside it (``SharedAuthStateStore``).
+/// refreshing through an advisory lock on `NAME.lock` beside it (``SharedAuthStateStore``), a file
+/// that exists only while a process holds it.
 ///
 /// The folder must belong to the current user and be writable by nobody else (as `chmod 700`
 /// makes it): otherwise someone else could replace the saved state or plant the lock file, so
@@ -59,8 +60,9 @@ public struct FileAuthStateStore: SharedAuthStateStore {
         try writeAtomically(encoded, directory: fileURL.deletingLastPathComponent().path)
     }
 
-    /// Holds `flock(LOCK_EX)` on `NAME.lock` while `body` runs. A wait for the lock happens on a
-    /// thread of its own, never on one of Swift's cooperative threads.
+    /// Holds `flock(LOCK_EX)` on `NAME.lock` while `body` runs, and removes the file as it lets go
+    /// (waiters then lock the file at the path anew). A wait for the lock happens on a thread of
+    /// its own, never on one of Swift's cooperative threads.
     /// - Throws: ``AuthStateStoreError/io(path:message:)`` when the lock file cannot be opened or the
     ///   directory cannot be written (checked before `body`, so a refresh token is not spent on
     ///   tokens that could not be saved), ``AuthStateStoreError/lockFileIsSymbolicLink(path:)``,
@@ -79,25 +81,8 @@ public struct FileAuthStateStore: SharedAuthStateStore {
                                                _ body: @Sendable () async throws -> T) async throws -> T {
         let lockPath = fileURL.deletingPathExtension().path + ".lock"
         try checkWritable()
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw AuthStateStoreError.lockFileIsSymbolicLink(path: lockPath) }
-            throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno)))
-        }
-        var ownsDescriptor = true
-        defer { if ownsDescriptor { close(fd) } }  // closing releases the lock
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK else { throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(errno))) }
-            whileWaiting()
-            switch await LockWait.wait(for: fd, atMost: limit) {
-            case .held: break
-            case .failed(let code): throw AuthStateStoreError.io(path: lockPath, message: String(cString: strerror(code)))
-            case .gaveUp:
-                ownsDescriptor = false  // the waiting thread closes it when its flock returns
-                try Task.checkCancellation()
-                throw AuthStateStoreError.lockWaitTimedOut(path: lockPath)
-            }
-        }
+        let lock = try await LockFile.acquire(lockPath, waitingAtMost: limit, whileWaiting: whileWaiting)
+        defer { lock.release() }
         let directory = fileURL.deletingLastPathComponent().path
         guard access(directory, W_OK) == 0 else { throw AuthStateStoreError.io(path: directory, message: String(cString: strerror(errno))) }
         return try await body()

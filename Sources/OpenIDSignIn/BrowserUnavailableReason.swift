@@ -11,9 +11,6 @@ public enum BrowserUnavailableReason: Sendable, Hashable, CustomStringConvertibl
     case noOpenerWorked([BrowserUnavailableReason])
     /// The opener of ``SystemBrowser/custom(_:)`` threw; `message` describes what it threw.
     case customOpenerFailed(message: String)
-    /// A reason given as text alone, by code written for the `String` this error used to carry
-    /// (WebAuthSession's `WebAuthenticationError.browserUnavailable(_:)`); ``SystemBrowser`` throws the cases above.
-    case other(String)
 
     public var description: String {
         switch self {
@@ -21,7 +18,7 @@ public enum BrowserUnavailableReason: Sendable, Hashable, CustomStringConvertibl
         case .notRun(let program, let message): "\(program): \(message)"
         case .exited(let program, let status): "\(program) exited with status \(status)"
         case .noOpenerWorked(let reasons): reasons.map(\.description).joined(separator: "; ")
-        case .customOpenerFailed(let message), .other(let message): message
+        case .customOpenerFailed(let message): message
         }
     }
 }

@@ -50,7 +50,7 @@ struct AuthStateFaultTests {
             guard try store.load() == state else { exit(6) }
             guard await manager.state == state else { exit(7) }
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.fileURL.deletingLastPathComponent().path)
-            guard leftovers.sorted() == ["shared.json", "shared.lock"] else { exit(8) }  // no temporary file left behind
+            guard leftovers.sorted() == ["shared.json"] else { exit(8) }  // no temporary file left behind, nor the lock file
         }
     }
 
@@ -60,13 +60,11 @@ struct AuthStateFaultTests {
             let (provider, store, state) = try await Self.savedStaleSignIn()
             let directory = store.fileURL.deletingLastPathComponent().path
             let before = try Data(contentsOf: store.fileURL)
-            let lock = directory + "/shared.lock"  // left by an earlier refresh, as it would be: openable, so the lock is taken
-            guard FileManager.default.createFile(atPath: lock, contents: nil) else { exit(2) }
             // Root writes through any mode bits, so as root this process becomes `nobody` (the owner of
             // the files from here on) first: the mode then binds it as it binds any user.
             if geteuid() == 0 {
                 guard let nobody = getpwnam("nobody")?.pointee else { exit(2) }
-                for path in [directory, store.fileURL.path, lock] {
+                for path in [directory, store.fileURL.path] {
                     guard chown(path, nobody.pw_uid, nobody.pw_gid) == 0 else { exit(2) }
                 }
                 guard setgid(nobody.pw_gid) == 0, setuid(nobody.pw_uid) == 0 else { exit(2) }
@@ -83,7 +81,7 @@ struct AuthStateFaultTests {
             guard try Data(contentsOf: store.fileURL) == before, try store.load() == state else { exit(6) }
             guard await manager.state == state else { exit(7) }
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
-            guard leftovers.sorted() == ["shared.json", "shared.lock"] else { exit(8) }
+            guard leftovers.sorted() == ["shared.json"] else { exit(8) }
         }
     }
 

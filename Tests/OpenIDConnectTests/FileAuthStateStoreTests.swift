@@ -163,6 +163,46 @@ struct FileAuthStateStoreTests {
         #expect(try await store.withExclusiveLock { "after" } == "after")
     }
 
+    @Test("NAME.lock exists only while the lock is held: none is left for a name once its holder lets go, nor after a failed body")
+    func lockFileGoesWithTheLock() async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let lock = base.appendingPathComponent("tried.lock").path
+        let store = try FileAuthStateStore(name: "tried", directory: base)
+        #expect(try await store.withExclusiveLock { FileManager.default.fileExists(atPath: lock) })
+        // Before: a tried.lock stayed for every name ever locked.
+        #expect(!FileManager.default.fileExists(atPath: lock))
+        await #expect(throws: CancellationError.self) { try await store.withExclusiveLock { throw CancellationError() } }
+        #expect(!FileManager.default.fileExists(atPath: lock))
+    }
+
+    @Test("holders that remove the lock file as they let go still take turns: a waiter on a removed file locks the one at the path anew")
+    func removedLockFileStillExcludes() async throws {
+        let base = try scratch()
+        defer { try? FileManager.default.removeItem(at: base) }
+        // Holders come back for the lock while others wait on the file the last holder removed: a
+        // newcomer makes a new file at once, and without the waiter's check of the path, both would hold "the" lock.
+        let counts = LockedState((inside: 0, most: 0, turns: 0))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let store = try FileAuthStateStore(name: "shared", directory: base)
+                    for _ in 0..<25 {
+                        try await store.withExclusiveLock {
+                            counts.withLock { $0.inside += 1; $0.most = max($0.most, $0.inside) }
+                            await Task.yield()
+                            counts.withLock { $0.turns += 1; $0.inside -= 1 }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(counts.withLock { $0.most } == 1, "two holders at once")
+        #expect(counts.withLock { $0.turns } == 200)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty, "no lock file left")
+    }
+
     @Test("names that could escape the directory are refused", arguments: ["", "../x", "a/b", ".", ".."])
     func badNames(name: String) {
         #expect(throws: AuthStateStoreError.invalidName(name)) { try FileAuthStateStore(name: name) }

@@ -3,27 +3,15 @@ import Foundation
 import OpenIDConnect
 import OpenIDSignIn
 import Testing
+import TestSupport
 
 /// The person's browser as the user agent (RFC 8252): the loopback listener (plain sockets, no
 /// libsoup) takes only its answer; a real `curl` or a scripted browser over real HTTP plays the browser.
 @Suite("The system browser's user agent and its loopback listener")
 struct SystemBrowserTests {
-    /// A scripted stand-in for the person's browser: it posts alice's password to the page, then
-    /// first asks the listener for a path it must not answer, then follows the redirect.
+    /// alice in the person's browser (``ScriptedBrowser``).
     static let scriptedBrowser = SystemBrowser.custom { url in
-        let http = URLSessionHTTPClient()
-        let login = try await http.send(HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                    body: Data("username=alice&password=wonderland".utf8)))
-        guard let location = login.headers["location"], let redirect = URL(string: location) else {
-            throw URLError(.badServerResponse)
-        }
-        var other = URLComponents(url: redirect, resolvingAgainstBaseURL: false)!
-        other.path = "/favicon.ico"
-        other.query = nil
-        let stray = try await http.send(HTTPRequest(url: other.url!))
-        guard stray.status == 404 else { throw URLError(.badServerResponse) }
-        let landing = try await http.send(HTTPRequest(url: redirect))
-        guard String(decoding: landing.body, as: UTF8.self).contains("You can close this tab") else { throw URLError(.badServerResponse) }
+        try await ScriptedBrowser.signIn(at: url, username: "alice", password: OpenIDProvider.User.alice.password)
     }
 
     /// A presentation of `url` through `agent`, whose listener is made first.

@@ -15,7 +15,8 @@ struct CredentialHelperTests {
     init() throws {
         let home = webauth.home.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        webauth.environment["HOME"] = home.path  // git's global configuration: a throwaway
+        webauth.environment["HOME"] = home.path  // git's global configuration and Docker's: throwaways
+        webauth.environment["DOCKER_CONFIG"] = ""
         webauth.environment["GIT_CONFIG_NOSYSTEM"] = "1"
         webauth.environment["GIT_TERMINAL_PROMPT"] = "0"
         webauth.environment["PATH"] = WebAuthBinary.binary.deletingLastPathComponent().path + ":"
@@ -210,9 +211,22 @@ struct CredentialHelperTests {
         #expect(unknown.status == 1 && unknown.stdout == "credentials not found in native keychain\n", "stdout: \(unknown.stdout)")
         let notSignedIn = try await docker("get", "git.example.com")
         #expect(notSignedIn.status == 6 && notSignedIn.stdout.contains("no saved sign-in named 'default'"), "stdout: \(notSignedIn.stdout)")
+        // Docker's own configuration says which hosts are registries: credential_hosts also maps a git host.
+        let dockerConfig = URL(fileURLWithPath: try #require(webauth.environment["HOME"])).appendingPathComponent(".docker/config.json")
+        try FileManager.default.createDirectory(at: dockerConfig.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Guides.block(after: "<!-- docker config -->", language: "json").write(to: dockerConfig, atomically: true, encoding: .utf8)
         let list = try await docker("list", "")
-        #expect(try JSONValue(parsing: list.stdout) == .object(["registry.example.com": .string("oauth2"), "git.example.com": .string("oauth2"),
-                                                                "http://localhost:8080": .string("oauth2")]))
+        // Before: {"registry.example.com", "git.example.com", "http://localhost:8080"}, a git host and a URL among them.
+        #expect(try JSONValue(parsing: list.stdout) == .object(["registry.example.com": .string("oauth2")]), "stdout: \(list.stdout)")
+        try #"{"credsStore": "webauth", "credHelpers": {"registry.example.com": "desktop"}, "auths": {"localhost:8080": {}, "registry.example.com": {}, "other.example.com": {}}}"#
+            .write(to: dockerConfig, atomically: true, encoding: .utf8)
+        let stored = try await docker("list", "")
+        #expect(try JSONValue(parsing: stored.stdout) == .object(["localhost:8080": .string("oauth2")]),
+                "the store's registries that get serves, but one another helper has: \(stored.stdout)")
+        try "{not json".write(to: dockerConfig, atomically: true, encoding: .utf8)
+        let broken = try await docker("list", "")
+        #expect(broken.status == 64 && broken.stdout.hasPrefix("Docker's configuration \(dockerConfig.path) is not JSON: "), "stdout: \(broken.stdout)")
+        #expect(Newcomer.lines(broken.stderr).count == 1 && !broken.stderr.contains("ParseError"), "stderr: \(broken.stderr)")
         let store = try await docker("store", #"{"ServerURL":"https://registry.example.com","Username":"oauth2","Secret":"typed"}"#)
         #expect(store.status == 64 && store.stderr.contains("does not store passwords"), "stderr: \(store.stderr)")
 

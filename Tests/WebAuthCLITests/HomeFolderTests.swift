@@ -36,9 +36,9 @@ struct HomeFolderTests {
             #expect(login.status == 0, "stderr: \(login.stderr)")
         }
         let written = Self.tree(home).filter { !$0.hasPrefix(".local/share/webauthsession/profiles/work/") }
+        // No NAME.lock: a profile's lock file is there only while a command holds it.
         #expect(written == [".local", ".local/state", ".local/state/webauthsession", ".local/state/webauthsession/default.json",
-                            ".local/state/webauthsession/default.lock", ".local/state/webauthsession/work.json",
-                            ".local/state/webauthsession/work.lock", ".local/share", ".local/share/webauthsession",
+                            ".local/state/webauthsession/work.json", ".local/share", ".local/share/webauthsession",
                             ".local/share/webauthsession/profiles", ".local/share/webauthsession/profiles/work"], "\(written.sorted())")
         #expect(Self.tree(temporary).isEmpty, "left in TMPDIR: \(Self.tree(temporary))")
     }

@@ -29,6 +29,18 @@ struct RoughEdgesTests {
         }
     }
 
+    @Test("3: docs/broker.md's machine with no desktop, as pasted: a private bus, a broker started by hand with --allow-scripts, /usr/bin/python3 and a script")
+    func brokerWithoutDesktop() async throws {
+        try Guides.block(after: "<!-- broker python -->", language: "python")
+            .write(to: newcomer.work.appendingPathComponent("sign_in.py"), atomically: true, encoding: .utf8)
+        // Before: the guide never said how to start a broker by hand, nor that its examples need a display or a script.
+        let run = try await newcomer.paste(try Guides.block(after: "<!-- broker without a desktop -->"))
+        let log = (try? String(contentsOf: newcomer.work.appendingPathComponent("broker.log"), encoding: .utf8)) ?? ""
+        #expect(run.status == 0, "stderr: \(run.stderr)\nbroker: \(log)")
+        #expect(run.stdout.contains(" (account work)\n") && run.stdout.contains("GetToken gives the same token: True"), "stdout: \(run.stdout)")
+        #expect(!log.contains("wonderland") && !run.stdout.contains("wonderland"), "no password in any output")
+    }
+
     @Test("5: one truth about logout's redirect URI: saved with the sign-in (logout --help, What is saved), not a known limit")
     func logoutRedirectURIIsSaved() async throws {
         let help = try await newcomer(["logout", "--help"])

@@ -46,12 +46,4 @@ extension ErrorMessageTests {
         ]
         for (error, message) in cases { #expect(error.description == message) }
     }
-
-    @Test("the deprecated String-taking names still make the error, with the text as its reason")
-    @available(*, deprecated)
-    func deprecatedStringNames() {
-        #expect(WebAuthenticationError.noDisplay("GTK did not start") == .noDisplay(.other("GTK did not start")))
-        #expect(WebAuthenticationError.invalidOption("nope").description == "invalid option: nope")
-        #expect(WebAuthenticationError.browserUnavailable("no opener") == .browserUnavailable(.other("no opener")))
-    }
 }

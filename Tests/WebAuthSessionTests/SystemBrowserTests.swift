@@ -2,6 +2,7 @@ import DevProvider
 import Foundation
 import OpenIDConnect
 import Testing
+import TestSupport
 @testable import WebAuthSession
 
 extension EngineTests {
@@ -18,22 +19,9 @@ extension EngineTests {
             return try await OpenIDProvider.start(configuration: settings)
         }
 
-        /// A scripted stand-in for the person's browser: it loads the page, signs in as alice,
-        /// first asks the listener for a path it must not answer, then follows the redirect.
+        /// alice in the person's browser (``ScriptedBrowser``).
         static let scriptedBrowser = SystemBrowser.custom { url in
-            let http = URLSessionHTTPClient()
-            let login = try await http.send(HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                        body: Data("username=alice&password=wonderland".utf8)))
-            guard let location = login.headers["location"], let redirect = URL(string: location) else {
-                throw URLError(.badServerResponse)
-            }
-            var other = URLComponents(url: redirect, resolvingAgainstBaseURL: false)!
-            other.path = "/favicon.ico"
-            other.query = nil
-            let stray = try await http.send(HTTPRequest(url: other.url!))
-            guard stray.status == 404 else { throw URLError(.badServerResponse) }
-            let landing = try await http.send(HTTPRequest(url: redirect))
-            guard String(decoding: landing.body, as: UTF8.self).contains("You can close this tab") else { throw URLError(.badServerResponse) }
+            try await ScriptedBrowser.signIn(at: url, username: "alice", password: OpenIDProvider.User.alice.password)
         }
 
         @Test("the refusal is detected and named; the same sign-in then works in the browser with a loopback listener")

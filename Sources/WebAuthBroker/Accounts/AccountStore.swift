@@ -15,13 +15,23 @@ struct AccountStore: Sendable {
     /// Whether a Secret Service answered when the broker started.
     let keyringAnswers: Bool
     let logger: Logger
+    /// Whether the keyring's refusal of a sign-in has been logged. Once per broker: a Secret
+    /// Service that answers but cannot take items (no default collection, as under a bare
+    /// `dbus-run-session`) refuses every save, and each goes to its file as designed.
+    let keyringRefusalLogged = LockedState(false)
 
     /// The store of `account`'s saved sign-in.
     func store(_ account: String) throws(BrokerError) -> any AuthStateStore {
-        let logger = logger
+        let (logger, logged) = (logger, keyringRefusalLogged)
         do {
             return try automaticAuthStateStore(name: account, keyringAnswers: keyringAnswers) { keyringError, file in
-                logger.warning("the keyring could not save the sign-in (\(keyringError)); it was saved in \(file.path) (mode 0600) instead")
+                guard logged.withLock({ said in defer { said = true }; return !said }) else {
+                    return logger.debug("the keyring refused the sign-in too; it was saved in \(file.path)")
+                }
+                logger.warning("""
+                    the keyring could not save the sign-in (\(keyringError)); it was saved in \(file.path) (mode 0600) instead, \
+                    as every sign-in the keyring refuses will be, without this warning again
+                    """)
             }
         } catch {
             throw BrokerError(error)

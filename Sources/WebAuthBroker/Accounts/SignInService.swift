@@ -59,7 +59,7 @@ struct SignInService: Sendable {
             result = try await client.signIn(scopes: scopes, additionalParameters: options.authorizationParameters, options: page.options,
                                              script: page.scriptRunner)
         } catch {
-            throw BrokerError(error)
+            throw BrokerError(signingIn: error)
         }
         var state = result.authState
         state.client = SavedClient(redirectURI: redirect, scopes: scopes, authenticationMethod: .none)

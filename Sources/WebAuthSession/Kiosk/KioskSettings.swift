@@ -46,7 +46,3 @@ public struct KioskSettings: Sendable, Hashable {
         (self.allowedHosts, self.idleTimeout) = (allowedHosts, idleTimeout)
     }
 }
-
-/// The kiosk's appearance, now part of its ``KioskSettings``.
-@available(*, deprecated, renamed: "KioskSettings")
-public typealias KioskAppearance = KioskSettings

@@ -30,8 +30,8 @@ public enum InvalidOptionReason: Sendable, Hashable, CustomStringConvertible {
     case redirectPathNotAbsolute(path: String)
     /// The redirect path of ``OpenIDConnectClient/signInWithSystemBrowser(scopes:additionalParameters:redirectPath:browser:timeout:)`` makes no valid redirect URI.
     case redirectPathUnusable(path: String, error: RedirectURIError)
-    /// A reason given as text alone, by code written for the `String` this error used to carry
-    /// (``WebAuthenticationError/invalidOption(_:)-swift.type.method``); the engine throws the cases above.
+    /// A reason given as text alone: the error of a user agent other than the engine's and the
+    /// system browser's, as ``OpenIDConnectClient`` reports it; the engine throws the cases above.
     case other(String)
 
     public var description: String {

@@ -18,9 +18,6 @@ public enum NoDisplayReason: Sendable, Hashable, CustomStringConvertible {
     case xvfbExited(reported: String)
     /// GTK could not open the display `name` (`DISPLAY`, else `WAYLAND_DISPLAY`).
     case displayNotOpened(name: String)
-    /// A reason given as text alone, by code written for the `String` this error used to carry
-    /// (``WebAuthenticationError/noDisplay(_:)-swift.type.method``); the engine throws the cases above.
-    case other(String)
 
     public var description: String {
         switch self {
@@ -32,7 +29,6 @@ public enum NoDisplayReason: Sendable, Hashable, CustomStringConvertible {
         case .xvfbNotStarted(let code): "could not start Xvfb: \(String(cString: strerror(code)))"
         case .xvfbExited(let reported): "Xvfb did not start (it reported '\(reported)')"
         case .displayNotOpened(let name): "GTK could not open display '\(name)'"
-        case .other(let message): message
         }
     }
 }

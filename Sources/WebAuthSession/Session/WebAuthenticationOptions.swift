@@ -17,18 +17,6 @@ public struct WebAuthenticationOptions: Sendable {
         /// after visitor.
         case kiosk(_ settings: KioskSettings = KioskSettings())
 
-        /// A kiosk with `allowedHosts` and `idleTimeout`.
-        @available(*, deprecated, message: "use .kiosk(KioskSettings(allowedHosts:idleTimeout:))")
-        public static func kiosk(allowedHosts: [String], idleTimeout: Duration = .seconds(120)) -> Presentation {
-            .kiosk(KioskSettings(allowedHosts: allowedHosts, idleTimeout: idleTimeout))
-        }
-
-        /// A kiosk with `idleTimeout`.
-        @available(*, deprecated, message: "use .kiosk(KioskSettings(allowedHosts:idleTimeout:))")
-        public static func kiosk(idleTimeout: Duration) -> Presentation {
-            .kiosk(KioskSettings(allowedHosts: [], idleTimeout: idleTimeout))
-        }
-
         /// The settings of a kiosk presentation; `nil` for the others.
         public var kioskSettings: KioskSettings? {
             if case .kiosk(let settings) = self { settings } else { nil }
@@ -85,13 +73,6 @@ public struct WebAuthenticationOptions: Sendable {
     /// `http` (but a loopback host), ends the session with ``WebAuthenticationError/secretRefused(_:)``,
     /// as `SecretGate` decides. Default: none.
     public var secretHosts: Set<String> = []
-    /// The settings of a ``Presentation/kiosk(_:)`` presentation (reading and writing them there;
-    /// with another presentation, the defaults, and writing changes nothing).
-    @available(*, deprecated, message: "a kiosk's appearance is part of its KioskSettings: set presentation = .kiosk(settings)")
-    public var kiosk: KioskSettings {
-        get { presentation.kioskSettings ?? KioskSettings() }
-        set { if case .kiosk = presentation { presentation = .kiosk(newValue) } }
-    }
     /// Whether a kiosk page that asks for HTTP authentication (Basic, Digest) shows WebKit's
     /// credentials dialog; if not, the session fails with ``WebAuthenticationError/httpAuthenticationRefused(host:realm:)``.
     /// A window always shows the dialog; a headless session answers with its login script's `http_auth`.

@@ -56,7 +56,7 @@ struct BrokerErrorTests {
         let noDisplay = try await bus.request(["issuer": .string(provider.issuer), "client_id": .string("webauth-demo"), "account": .string("x")])
         #expect(noDisplay["response"]?.numberValue == 2 && noDisplay["results"]?["error_name"] == .string("org.webauthsession.Error.Failed")
                 && noDisplay["results"]?["exit_status"]?.numberValue == 1
-                && noDisplay["results"]?["error"]?.stringValue?.hasPrefix("sign-in failed: no display to show the sign-in window on") == true, "\(noDisplay)")
+                && noDisplay["results"]?["error"]?.stringValue?.hasPrefix("sign-in failed: the broker has no display to show the sign-in window on") == true, "\(noDisplay)")
     }
 }
 

@@ -42,6 +42,44 @@ struct BrokerTests {
         #expect(provider.secretsSeen.allSatisfy { !bus.brokerLog.contains($0) }, "no token, code or password in the broker's log")
     }
 
+    @Test("docs/broker.md's clients with no display and no script: the broker's one line, said once, offering only what SignIn can do")
+    func readmeClientsWithoutDisplay() async throws {
+        let fixture = try await BrokerFixture.start(webauth)
+        let (provider, bus) = (fixture.provider, fixture.bus)
+        defer { Task { await bus.stop() } }
+        let said = "sign-in failed: the broker has no display to show the sign-in window on (it started without DISPLAY or WAYLAND_DISPLAY): "
+            + "run it in the person's graphical session, or, for tests and CI, start it with --allow-scripts and pass a login script "
+            + "(script_content or script_fd)\n"
+        let python = try await bus.python(try Guides.block(after: "<!-- broker python -->", language: "python"),
+                                          ["issuer=\(provider.issuer)", "client_id=webauth-demo", "account=python"])
+        // Before: "sign-in failed: sign-in failed: no display to show the sign-in window on (...): sign in with the
+        // device authorization grant or the system browser, or headless for a script", two things SignIn cannot do.
+        #expect(python.status == 1 && python.stderr == said, "stderr: \(python.stderr)")
+        let source = try webauth.file("sign_in.c", try Guides.block(after: "<!-- broker c -->", language: "c"))
+        let program = webauth.home.appendingPathComponent("sign_in").path
+        let compiled = try await bus.run("/bin/sh", ["-c", "cc -Wall -o \(program) \(source) $(pkg-config --cflags --libs gio-2.0)"])
+        try #require(compiled.status == 0, "cc: \(compiled.stderr)")
+        let c = try await bus.run(program, ["issuer=\(provider.issuer)", "client_id=webauth-demo", "account=c"])
+        #expect(c.status == 1 && c.stderr == said, "stderr: \(c.stderr)")
+    }
+
+    @Test("a Secret Service that answers but cannot take a sign-in (a bare dbus-run-session's gnome-keyring, no login keyring): each goes to its file, said once")
+    func keyringRefusalSaidOnce() async throws {
+        var webauth = webauth
+        webauth.environment["HOME"] = webauth.home.path  // gnome-keyring's control folder goes under ~/.cache
+        let fixture = try await BrokerFixture.start(webauth, machineServices: true)
+        defer { Task { await fixture.bus.stop() } }
+        for account in ["first", "second"] {
+            let signedIn = try await fixture.signIn(account)
+            #expect(signedIn["response"]?.numberValue == 0, "\(signedIn)\n\(fixture.bus.brokerLog)")
+            #expect(FileManager.default.fileExists(atPath: webauth.home.appendingPathComponent("state/webauthsession/\(account).json").path),
+                    "\(account) is saved in its file")
+        }
+        // Before: one warning per save.
+        let warnings = fixture.bus.brokerLog.components(separatedBy: "the keyring could not save the sign-in").count - 1
+        #expect(warnings == 1, "\(fixture.bus.brokerLog)")
+    }
+
     @Test("Response goes to the caller alone: another connection subscribed to the request's Response receives nothing, though a broadcast reaches it")
     func unicastResponse() async throws {
         let fixture = try await BrokerFixture.start(webauth)

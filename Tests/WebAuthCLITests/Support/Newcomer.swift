@@ -106,11 +106,11 @@ struct Newcomer {
     }
 
     /// `HOME` holds only README's state folder, `~/.local/state/webauthsession/`, with at most the
-    /// profile's lock (`default.lock`, README: "an flock on NAME.lock in the state folder") and its
-    /// sign-in; `TMPDIR` holds nothing.
+    /// profile's sign-in (its lock, `default.lock`, is there only while a command holds it);
+    /// `TMPDIR` holds nothing.
     func expectOnlyDocumentedState(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let documented: Set<String> = [".local/", ".local/state/", ".local/state/webauthsession/",
-                                       ".local/state/webauthsession/default.lock", ".local/state/webauthsession/default.json"]
+                                       ".local/state/webauthsession/default.json"]
         let undocumented = homeContents().subtracting(documented)
         #expect(undocumented.isEmpty, "left in HOME: \(undocumented.sorted())", sourceLocation: sourceLocation)
         let temporaryFiles = try scratchTemporaryFiles()

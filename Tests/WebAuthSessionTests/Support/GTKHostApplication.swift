@@ -41,7 +41,7 @@ final class GTKHostApplication: @unchecked Sendable {
         thread.stackSize = 8 << 20
         thread.start()
         ready.wait()
-        guard let window = UnsafeMutableRawPointer(bitPattern: created.withLock({ $0 })) else { throw WebAuthenticationError.noDisplay(.other("GTK did not start")) }
+        guard let window = UnsafeMutableRawPointer(bitPattern: created.withLock({ $0 })) else { throw WebAuthenticationError.noDisplay(.displayNotOpened(name: ProcessInfo.processInfo.environment["DISPLAY"] ?? "")) }
         self.window = window
     }
 

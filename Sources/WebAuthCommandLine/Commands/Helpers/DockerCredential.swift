@@ -25,9 +25,10 @@ package struct DockerCredential: CredentialHelperCommand {
             docker-credential-webauth on PATH (a symlink to webauth; scripts/install makes it), and the registry \
             mapped in the configuration file: {"credential_hosts": {"registry.example.com": "default"}}. get reads the \
             server URL on stdin and prints {"ServerURL", "Username": "oauth2", "Secret": the access token}, only for \
-            a mapped registry over https (http only for a loopback host whose key says http://); list prints exactly \
-            the registries get serves ({"host": "oauth2"}); erase drops the cached access token; store is refused \
-            (the token is webauth's: run webauth login); version prints webauth's version. A registry that \
+            a mapped registry over https (http only for a loopback host whose key says http://); list prints the \
+            registries that Docker's configuration sends to this helper (credHelpers, or auths with "credsStore": \
+            "webauth") and get serves ({"registry.example.com": "oauth2"}), never a git host; erase drops the cached \
+            access token; store is refused (the token is webauth's: run webauth login); version prints webauth's version. A registry that \
             credential_hosts does not map gets "\(notFound)" and exit 1. Pairs with git-credential and kubernetes-credential.
             """)
 
@@ -68,12 +69,23 @@ package struct DockerCredential: CredentialHelperCommand {
             throw CommandFailure(.usage, "docker-credential-webauth does not store passwords: the registry's credential is the access token "
                 + "of a webauth sign-in", advice: "Run `webauth login`, and remove the registry from `docker login`.")
         case .list:
-            let gate = try helper.gate()
-            let served = (gate.credentialHosts?.profiles ?? [:]).filter { helper.profile.profile == nil || $0.value == helper.profile.profile }
-            print(JSONValue.object(Dictionary(uniqueKeysWithValues: served.keys.map { ($0.description, .string("oauth2")) })).description)
+            print(JSONValue.object(Dictionary(uniqueKeysWithValues: try listed().map { ($0, .string("oauth2")) })).description)
         case .get, .erase:
             try await answerRequest(erasing: operation == .erase)
         }
+    }
+
+    /// What `list` names: the registries Docker's own configuration sends to this helper (a
+    /// `credHelpers` entry, or `auths` when it is the `credsStore`) that `get` serves, as Docker names
+    /// them. `credential_hosts` is shared with git: its keys alone would list git hosts, and in their
+    /// URL form (`https://…`), as registries, and Docker hands every listed credential to a build.
+    private func listed() throws(CommandFailure) -> [String] {
+        let gate = try helper.gate()
+        let docker = try DockerConfigFile(environment: CommandEnvironment.original)
+        return docker.registries(sentTo: String(Self.programName.dropFirst("docker-credential-".count))).filter { server in
+            guard let request = CredentialHelperRequest(dockerServerURL: server) else { return false }
+            return (try? gate.tokenProfile(for: request.site, only: helper.profile.profile)) != nil
+        }.sorted()
     }
 
     /// An action Docker's protocol does not have, as `docker-credential-webauth ACTION` (the symlink)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// A private session bus (a dbus-daemon with a configuration of its own: the session bus's
-/// limits, but nothing of the machine's is activated on it) on which the repository's activation file,
+/// limits, and nothing of the machine's is activated on it unless asked) on which the repository's activation file,
 /// scripts/broker/org.webauthsession.Broker.service, starts `webauth broker` at the first call,
 /// as on a desktop. The broker runs in ``WebAuthBinary/home``'s folders; what it logs goes to the
 /// daemon's stderr, kept in ``log``. With a display, an Xvfb of its own (`-displayfd`).
@@ -23,9 +23,11 @@ struct BrokerBus {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Starts the bus (and an Xvfb when `display`); the broker it activates runs
-    /// `webauth broker ARGUMENTS` with `environment` added (a login script's secrets).
+    /// `webauth broker ARGUMENTS` with `environment` added (a login script's secrets). With
+    /// `machineServices`, the machine's session services are activated on it too, as on a bus of
+    /// `dbus-run-session` (gnome-keyring's Secret Service among them).
     static func start(_ webauth: WebAuthBinary, display: Bool = false, arguments: [String] = ["--allow-scripts"],
-                      environment extra: [String: String] = [:]) async throws -> BrokerBus {
+                      environment extra: [String: String] = [:], machineServices: Bool = false) async throws -> BrokerBus {
         let directory = webauth.home.appendingPathComponent("bus-\(UUID().uuidString.prefix(8))")
         let services = directory.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
@@ -49,7 +51,7 @@ struct BrokerBus {
             <busconfig>
               <type>session</type>
               <listen>\(address)</listen>
-              <servicedir>\(services.path)</servicedir>
+              <servicedir>\(services.path)</servicedir>\(machineServices ? "\n  <servicedir>/usr/share/dbus-1/services</servicedir>" : "")
               <limit name="max_incoming_bytes">1000000000</limit>
               <limit name="max_outgoing_bytes">1000000000</limit>
               <limit name="max_message_size">1000000000</limit>

@@ -13,10 +13,11 @@ struct BrokerFixture {
     /// Starts the provider and the bus in `webauth`'s sandbox; the broker runs with `arguments`
     /// and `environment` added to its own.
     static func start(_ webauth: WebAuthBinary, display: Bool = false, arguments: [String] = ["--allow-scripts"],
-                      environment: [String: String] = [:]) async throws -> BrokerFixture {
+                      environment: [String: String] = [:], machineServices: Bool = false) async throws -> BrokerFixture {
         let provider = try await OpenIDProvider.start()
         let bus = try await BrokerBus.start(webauth, display: display, arguments: arguments,
-                                            environment: environment.merging(["ALICE_PASSWORD": OpenIDProvider.User.alice.password]) { $1 })
+                                            environment: environment.merging(["ALICE_PASSWORD": OpenIDProvider.User.alice.password]) { $1 },
+                                            machineServices: machineServices)
         return BrokerFixture(provider: provider, bus: bus, script: try webauth.file("login.yaml", LoginCommandTests.passwordScript))
     }
 
