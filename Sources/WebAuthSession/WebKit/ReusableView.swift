@@ -9,7 +9,7 @@ internal import CWebKitGTK
 /// Only for headless, ephemeral sessions without a CA file (``lends(to:)``): a kiosk or a window
 /// builds its own chrome around a view, and a CA file's sessions have a private context.
 @WebKitActor
-final class ReusableView {
+final class ReusableView: KeptViewPlace {
     private var view: GObjectReference<UnsafeMutablePointer<WebKitWebView>>?
     /// The view's history on its first empty page: restored to take the last sign-in's pages out of it.
     private var blankHistory: OpaquePointer?
