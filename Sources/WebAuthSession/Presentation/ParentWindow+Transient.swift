@@ -1,12 +1,6 @@
 internal import CWebKitGTK
 
 extension ParentWindow {
-    /// Whether a GTK window of this process can be used (another program's is checked by ``makeTransient(_:)``).
-    var isUsable: Bool {
-        guard case .gtkWindow(let address) = kind else { return true }
-        return cwk_is_window(address) != 0
-    }
-
     /// Makes `window` (not yet shown) transient for and modal to this parent. For another
     /// program's window, `window` is realized here: call it once its title bar is set.
     /// - Returns: what must live as long as `window`: the GDK window of another program's X11

@@ -40,6 +40,8 @@ final class EngineRuntime: Sendable {
         /// The exit teardown has taken the display and the scratch directory: nothing records
         /// another (a start still under way when it took them stops its Xvfb itself).
         var tornDown = false
+        /// What the layers above close at shutdown (``atShutdown(_:_:)``), in the order registered.
+        var shutdownHooks: [(stage: ShutdownStage, hook: @Sendable @WebKitActor () -> Void)] = []
     }
 
     private init(configuration: EngineConfiguration) {
@@ -111,6 +113,23 @@ final class EngineRuntime: Sendable {
         state.withLock { $0.shutDown = true }
     }
 
+    /// Runs `hook` on the loop when the engine shuts down (``WebAuthEngine/shutdown()``, or the
+    /// exit teardown), after the hooks of earlier stages. The layers above the runtime register
+    /// what they keep (the live pages, the prewarmed and the pools' views) when they first keep
+    /// it, so the runtime closes them without knowing them.
+    func atShutdown(_ stage: ShutdownStage, _ hook: @escaping @Sendable @WebKitActor () -> Void) {
+        state.withLock { $0.shutdownHooks.append((stage: stage, hook: hook)) }
+    }
+
+    /// Runs the shutdown hooks, stage by stage.
+    @WebKitActor
+    func runShutdownHooks() {
+        let hooks = state.withLock { $0.shutdownHooks }
+        for stage in ShutdownStage.allCases {
+            for registered in hooks where registered.stage == stage { registered.hook() }
+        }
+    }
+
     /// The process is exiting with `status`: refuses new sessions, closes every session and
     /// window, stops the engine's loop thread (waiting for it), ends WebKit's processes, then
     /// stops the private display and removes the scratch directory. In a host-run loop the host's
@@ -139,9 +158,7 @@ final class EngineRuntime: Sendable {
         if let loop, let finished, !onLoopThread {
             let tornDown = DispatchSemaphore(value: 0)
             Task { @WebKitActor in
-                LiveSignInPages.shared.closeAll(reason: .engineShutDown)
-                PrewarmedView.shared.discard()
-                ReusableView.dropAll()
+                self.runShutdownHooks()
                 tornDown.signal()
             }
             // A wedged loop must not hang the exit forever; the teardown takes milliseconds.

@@ -85,7 +85,7 @@ public struct WebAuthenticationOptions: Sendable {
     /// a page's request gets `NotAllowedError`.
     public var securityKeys: SecurityKeySource?
     /// The ``SignInPool`` place whose kept web view the session uses, when ``ReusableView/lends(to:)`` allows it.
-    var reusableView: ReusableView?
+    var reusableView: (any KeptViewPlace)?
 
     /// The defaults.
     public init() {}

@@ -11,6 +11,11 @@ final class LiveSignInPages {
     private(set) var liveViewCount = 0
     private var finalizations: [UInt: FinalizationWatch] = [:]
 
+    /// The pages close with the engine: the runtime runs this at shutdown.
+    private init() {
+        EngineRuntime.shared.atShutdown(.sessions) { LiveSignInPages.shared.closeAll(reason: .engineShutDown) }
+    }
+
     /// Makes `page` the one of `view`; a view is counted once, however many pages it serves (a pool's kept view).
     func register(_ page: SignInPage, view: UnsafeMutablePointer<WebKitWebView>) {
         pages[UnsafeMutableRawPointer(view)] = page

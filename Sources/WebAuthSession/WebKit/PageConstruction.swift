@@ -27,9 +27,8 @@ struct PageConstruction {
         if let parent = options.parentWindow, !parent.isUsable {
             throw .invalidOption(.parentWindowNotAWindow)
         }
-        // A kiosk's style is checked before anything is made.
-        let kioskSettings = options.presentation.kioskSettings
-        let kioskStyle = try kioskSettings.map { (settings) throws(WebAuthenticationError) in try KioskStyle(settings) }
+        // The presentation's settings (a kiosk's style) are checked before anything is made.
+        let wrapping = try PresentationMakers.shared.wrapping(for: options)
         let isPrivate = options.caFile != nil && options.websiteData == .ephemeral
         privateContext = isPrivate ? WebContextsByProfile.shared.privateEphemeralContext() : nil
         let context: UnsafeMutablePointer<WebKitWebContext>
@@ -40,7 +39,7 @@ struct PageConstruction {
         if policy.redirectURI.kind == .customScheme {
             WebContextsByProfile.shared.registerRedirectScheme(policy.redirectURI.scheme, in: context)
         }
-        let place = ReusableView.lends(to: options) ? options.reusableView : nil
+        let place = ReusableView.lends(to: options) ? options.reusableView as? ReusableView : nil
         let lent = place?.lend()
         reusableView = lent == nil ? nil : place
         if let lent {
@@ -52,13 +51,7 @@ struct PageConstruction {
         Self.configure(view.pointer, options: options)
         networkAnswers = PageNetworkAnswers(startURL: startURL, options: options, redirectURI: policy.redirectURI, logger: logger)
         networkAnswers.apply(to: view.pointer)
-        presentation = if let kioskSettings, let kioskStyle {
-            KioskPresentation(view: view.pointer, settings: kioskSettings, style: kioskStyle)
-        } else if case .window(let width, let height) = options.presentation {
-            try WindowPresentation(view: view.pointer, width: width, height: height, parent: options.parentWindow)
-        } else {
-            HeadlessPresentation(view: view.pointer)
-        }
+        presentation = try wrapping(view.pointer)
     }
 
     /// The request for `url` with `headers`, which must be valid HTTP header fields.

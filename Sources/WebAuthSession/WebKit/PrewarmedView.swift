@@ -11,6 +11,11 @@ final class PrewarmedView {
     private var ready: GObjectReference<UnsafeMutablePointer<WebKitWebView>>?
     private var discarded = false
 
+    /// The ready view goes with the engine: the runtime runs this at shutdown.
+    private init() {
+        EngineRuntime.shared.atShutdown(.keptViews) { PrewarmedView.shared.discard() }
+    }
+
     /// Whether views are prewarmed (``EngineConfiguration/prewarmsWebViews``) and the engine runs.
     var isEnabled: Bool { EngineRuntime.shared.configuration.prewarmsWebViews && !discarded }
 

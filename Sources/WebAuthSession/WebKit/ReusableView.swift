@@ -9,7 +9,7 @@ internal import CWebKitGTK
 /// Only for headless, ephemeral sessions without a CA file (``lends(to:)``): a kiosk or a window
 /// builds its own chrome around a view, and a CA file's sessions have a private context.
 @WebKitActor
-final class ReusableView {
+final class ReusableView: KeptViewPlace {
     private var view: GObjectReference<UnsafeMutablePointer<WebKitWebView>>?
     /// The view's history on its first empty page: restored to take the last sign-in's pages out of it.
     private var blankHistory: OpaquePointer?
@@ -20,6 +20,8 @@ final class ReusableView {
     private var lasting: LastingStateWatch?
     /// The places that keep a view now, so that shutdown lets go of them all (``dropAll()``).
     private static var keeping: [ObjectIdentifier: WeakTarget<ReusableView>] = [:]
+    /// Asks the runtime, once, to let go of every kept view at shutdown; touched before the first view is kept.
+    private static let dropsAtShutdown: Void = EngineRuntime.shared.atShutdown(.keptViews) { ReusableView.dropAll() }
 
     /// An empty place: its view is made by the first ``prepare()``.
     nonisolated init() {}
@@ -49,6 +51,7 @@ final class ReusableView {
             Self.switchOffSharedWorkers(webkit_web_view_get_settings(made.pointer))
             view = made
             lasting = LastingStateWatch(made.pointer)
+            _ = Self.dropsAtShutdown
             Self.keeping[ObjectIdentifier(self)] = WeakTarget(self)
             loads = SignalConnection(made.pointer, .loadChanged, target: self, handler: Self.loadChanged)
             await loadBlank()

@@ -88,6 +88,7 @@ public final class WebAuthenticationSession {
 
     private func begin() {
         startedAt = .now
+        Presentations.register()
         do {
             page = try SignInPage(
                 startURL: url, policy: NavigationPolicy(redirectURI: redirectURI, allowedHosts: allowedHosts), options: options, logger: logger,

@@ -39,9 +39,7 @@ public enum WebAuthEngine {
     @WebKitActor
     public static func shutdown() {
         EngineRuntime.shared.refuseNewSessions()
-        LiveSignInPages.shared.closeAll(reason: .engineShutDown)
-        PrewarmedView.shared.discard()
-        ReusableView.dropAll()
+        EngineRuntime.shared.runShutdownHooks()
     }
 
     /// Deletes everything a persistent profile keeps (cookies, local storage, caches,
