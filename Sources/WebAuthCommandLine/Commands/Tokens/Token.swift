@@ -11,6 +11,7 @@ package struct Token: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
+        commandName: "token",
         abstract: "Print a fresh access token of the saved sign-in (refreshed if it expires within a minute, or --min-valid).",
         discussion: """
             For scripts: curl -H "Authorization: Bearer $(webauth token)" https://api.example.com/ \
