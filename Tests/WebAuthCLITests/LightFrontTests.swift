@@ -15,8 +15,8 @@ struct LightFrontTests {
     @Test("every command of the light webauth names itself: its name is never derived from its type at each start")
     func commandsNameThemselves() {
         // ArgumentParser names a command without a commandName by String(describing:) of its
-        // type, whose casts each scan every protocol conformance in the binary: a few
-        // milliseconds of every `webauth token`, for names that never change.
+        // type, whose casts each scan every protocol conformance in the binary: about a
+        // millisecond of every `webauth token` (6 % of its CPU), for names that never change.
         let unnamed = LightCommand.configuration.subcommands.filter { $0.configuration.commandName == nil }
         #expect(unnamed.isEmpty, "\(unnamed) take their name from their type")
     }
