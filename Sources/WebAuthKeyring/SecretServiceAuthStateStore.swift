@@ -49,7 +49,7 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
             await onOwnThread(named: "Secret Service call") { () -> Bool in
                 var error: UnsafeMutablePointer<GError>?
                 let answers = cws_service_answers(&error) != 0
-                _ = message(taking: error)
+                _ = message(taking: error)  // freed: saying why is problem()'s job
                 return answers
             }
         }
