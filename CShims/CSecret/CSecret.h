@@ -70,4 +70,33 @@ static inline gchar **cws_saved_store_names(GError **error) {
     return (gchar **)g_ptr_array_free(names, FALSE);
 }
 
+/*
+ * What reading a saved sign-in asks of the bus (`webauth token`, the credential helpers): whether a
+ * Secret Service answers, then the item. Both go through libsecret's shared SecretService, made once
+ * per process (secret_service_get_sync), so the bus sees one service proxy, not the two that
+ * secret_password_lookupv_sync would make (it builds a service of its own), and no lookup of the
+ * default collection, which only saving needs (cws_default_collection_state).
+ */
+
+/** Whether a Secret Service answers on the session bus; *error says why not. */
+static inline gboolean cws_service_answers(GError **error) {
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, error);
+    if (service == NULL) return FALSE;
+    g_object_unref(service);
+    return TRUE;
+}
+
+/** The secret of the auth state item of the store `name`: NULL when there is none (*error unset)
+ *  or on an error. Free with secret_password_free, which wipes it. */
+static inline gchar *cws_lookup_secret(const char *name, GError **error) {
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, error);
+    if (service == NULL) return NULL;
+    GHashTable *attributes = cws_store_attributes(name);
+    SecretValue *value = secret_service_lookup_sync(service, cws_auth_state_schema(), attributes, NULL, error);
+    g_hash_table_unref(attributes);
+    g_object_unref(service);
+    gsize length = 0;
+    return value == NULL ? NULL : secret_value_unref_to_password(value, &length);
+}
+
 #endif /* CSECRET_H */

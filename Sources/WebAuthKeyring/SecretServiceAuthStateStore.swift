@@ -42,11 +42,17 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
         self.name = name
     }
 
-    /// Whether a Secret Service answers on the session bus.
+    /// Whether a Secret Service answers on the session bus. Unlike ``problem()``, it asks nothing
+    /// of the default collection (only saving needs it), and the service it reaches is the one a
+    /// later ``load()`` in this process reuses.
     public static var isAvailable: Bool {
         get async {
-            if case .unreachable = await problem() { return false }
-            return true
+            await onOwnThread(named: "Secret Service call") { () -> Bool in
+                var error: UnsafeMutablePointer<GError>?
+                let answers = cws_service_answers(&error) != 0
+                _ = message(taking: error)  // freed: saying why is problem()'s job
+                return answers
+            }
         }
     }
 
@@ -84,10 +90,8 @@ public struct SecretServiceAuthStateStore: AuthStateStore {
     public func load() async throws(AuthStateStoreError) -> AuthState? {
         let (name, location) = (name, location)
         let secret = try await onOwnThread(named: "Secret Service call") { () throws(AuthStateStoreError) -> String? in
-            let attributes = cws_store_attributes(name)
-            defer { g_hash_table_unref(attributes) }
             var error: UnsafeMutablePointer<GError>?
-            let secret = secret_password_lookupv_sync(cws_auth_state_schema(), attributes, nil, &error)
+            let secret = cws_lookup_secret(name, &error)
             if let message = Self.message(taking: error) { throw .io(path: location, message: message) }
             guard let secret else { return nil }
             defer { secret_password_free(secret) }

@@ -24,7 +24,7 @@ package enum SignInSummary {
             fields["scopes"] = .array(scope.split(separator: " ").map { .string(String($0)) })
         }
         if let expiry = state.lastTokenResponse?.accessTokenExpiresAt {
-            fields["access_token_expires_at"] = .string(ISO8601DateFormatter().string(from: expiry))
+            fields["access_token_expires_at"] = .string(expiry.formatted(.iso8601))
         }
         if showTokens {
             fields["access_token"] = state.accessToken.map(JSONValue.string) ?? .null

@@ -92,7 +92,7 @@ package struct KubernetesCredential: AsyncParsableCommand {
     package static func execCredential(_ token: AccessToken?, apiVersion: String) -> JSONValue {
         var status: [String: JSONValue] = ["token": .string(token?.token ?? "")]
         if let expiry = token?.expiresAt {
-            status["expirationTimestamp"] = .string(ISO8601DateFormatter().string(from: expiry))
+            status["expirationTimestamp"] = .string(expiry.formatted(.iso8601))
         }
         return .object(["apiVersion": .string(apiVersion), "kind": .string("ExecCredential"), "status": .object(status)])
     }

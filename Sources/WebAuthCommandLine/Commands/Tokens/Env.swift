@@ -9,6 +9,7 @@ package struct Env: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
+        commandName: "env",
         abstract: #"Print a shell line that exports a fresh access token: eval "$(webauth env)"."#,
         discussion: """
             Prints export ACCESS_TOKEN='...' (or --variable's name), the token single-quoted for \

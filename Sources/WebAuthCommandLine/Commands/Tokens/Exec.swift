@@ -9,6 +9,7 @@ package struct Exec: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
+        commandName: "exec",
         abstract: "Run a program with a fresh access token in its environment ($ACCESS_TOKEN, or --variable).",
         discussion: """
             webauth gets the token (refreshed as for webauth token), then replaces itself with the \

@@ -11,6 +11,7 @@ package struct Status: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Say whether a sign-in is saved, for whom, until when, and in which store (JSON). Exits 6 when not signed in.")
 
     @OptionGroup package var profile: TokenProfileOptions

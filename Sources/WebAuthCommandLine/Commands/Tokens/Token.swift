@@ -11,6 +11,7 @@ package struct Token: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
+        commandName: "token",
         abstract: "Print a fresh access token of the saved sign-in (refreshed if it expires within a minute, or --min-valid).",
         discussion: """
             For scripts: curl -H "Authorization: Bearer $(webauth token)" https://api.example.com/ \
@@ -79,7 +80,7 @@ package struct Token: AsyncParsableCommand {
         case .json:
             JSONValue.object([
                 "access_token": .string(token.token), "token_type": .string(token.tokenType),
-                "expires_at": token.expiresAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+                "expires_at": token.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null,
                 "scope": token.scopes.map { .string($0.joined(separator: " ")) } ?? .null,
             ]).description
         }

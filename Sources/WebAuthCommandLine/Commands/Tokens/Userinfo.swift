@@ -11,6 +11,7 @@ package struct Userinfo: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
+        commandName: "userinfo",
         abstract: "Print the provider's UserInfo claims for the saved sign-in, as JSON.")
 
     @OptionGroup package var profile: TokenProfileOptions
