@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// An exclusive `flock` on a lock file that exists only while someone holds it: the holder
 /// removes it as it lets go, so no `NAME.lock` is left behind for every name ever locked.

@@ -2,6 +2,7 @@ import Foundation
 import OpenIDConnect
 import Synchronization
 import Testing
+import WebAuthSupport
 
 @Suite("File auth state store")
 struct FileAuthStateStoreTests {

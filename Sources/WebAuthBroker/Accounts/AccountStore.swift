@@ -3,6 +3,7 @@ import Logging
 import OpenIDConnect
 import WebAuthBrokerContract
 import WebAuthSession
+import WebAuthSupport
 
 /// The broker's accounts are `webauth`'s profiles: the same stores (the keyring when a Secret
 /// Service answers, with a 0600 file under `$XDG_STATE_HOME/webauthsession` as its fallback;
