@@ -24,12 +24,12 @@ extension EngineTests {
 
         @WebKitActor
         static func dialog(of session: WebAuthenticationSession) throws -> SecurityKeyDialog {
-            try #require(session.page?.passkeys.securityKeyRequest?.dialog)
+            try #require(session.page?.passkeys.securityKeyDialog)
         }
 
         @WebKitActor
         static func hasDialog(_ session: WebAuthenticationSession) -> Bool {
-            session.page?.passkeys.securityKeyRequest != nil
+            session.page?.passkeys.securityKeyDialog != nil
         }
 
         @Test("the dialog asks for a touch; touched, the page has its credential and the dialog closes (popup and kiosk)",

@@ -34,6 +34,40 @@ struct SignInFlowTests {
         #expect(flow.hasEnded)
     }
 
+    @Test("a sign-in goes through its states: the start page, the provider's pages, the redirect let through, the end")
+    func states() throws {
+        var flow = try flow()
+        #expect(flow.state == .loadingStartPage && !flow.hasCommittedLoad)
+        _ = flow.handle(.loadCommitted(errorStatus: nil))
+        #expect(flow.state == .showingPages && flow.hasCommittedLoad)
+        _ = flow.handle(navigation("com.example:/cb", trigger: .formSubmission, method: "POST"))
+        #expect(flow.state == .receivingRedirect(.schemeHandler(url: "com.example:/cb")))
+        _ = flow.handle(.loadCommitted(errorStatus: 500))
+        #expect(flow.state == .receivingRedirect(.schemeHandler(url: "com.example:/cb")), "a later page's status is not the start page's")
+        #expect(flow.handle(.schemeRequested(url: "com.example:/cb")).followUp == .readSchemeRequest)
+        #expect(flow.state == .showingPages, "the submission is let through once")
+        let outcome = try #require(flow.handle(.redirectReceived(url: "com.example:/cb", formBody: "code=fp")).outcome)
+        #expect(flow.state == .ended(outcome, committed: true))
+
+        var failing = try self.flow()
+        _ = failing.handle(.loadCommitted(errorStatus: 503))
+        #expect(failing.state == .startPageFailed(status: 503))
+        #expect(failing.handle(.loadFinished).followUp == .readErrorPage(status: 503))
+        #expect(failing.state == .showingPages)
+    }
+
+    @Test("an ended sign-in still knows whether a page had been shown: its failure report reads the page only then")
+    func endedKeepsCommit() throws {
+        var shown = try flow()
+        _ = shown.handle(.loadCommitted(errorStatus: nil))
+        _ = shown.handle(.failed(.timedOut(after: .seconds(5), lastURL: nil)))
+        #expect(shown.hasEnded && shown.hasCommittedLoad)
+
+        var blank = try flow()
+        _ = blank.handle(.failed(.timedOut(after: .seconds(5), lastURL: nil)))
+        #expect(blank.hasEnded && !blank.hasCommittedLoad)
+    }
+
     @Test("once it has ended, every navigation is ignored and no second outcome comes out")
     func endsOnce() throws {
         var flow = try flow()

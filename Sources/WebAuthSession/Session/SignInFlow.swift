@@ -6,10 +6,38 @@ import OpenIDConnect
 /// on or not, what to report, what to look at next, and how the sign-in ends). It ends once:
 /// after its outcome every navigation is ignored and no other outcome comes out.
 ///
-/// ``SignInPage`` feeds it WebKit's signals. Nothing here waits or touches WebKit: the tests
-/// drive it with plain values.
+/// Where the sign-in is, is one ``State``, with what that state holds, so that no impossible
+/// combination (an outcome and a redirect still awaited, an error status before any page) can be
+/// written down; its clocks are its ``SignInDeadlines``. ``SignInPage`` feeds it WebKit's signals.
+/// Nothing here waits or touches WebKit: the tests drive it with plain values.
 struct SignInFlow: Sendable {
     typealias Outcome = Result<RedirectCallback, WebAuthenticationError>
+
+    /// The states a sign-in goes through: it starts ``loadingStartPage``, shows the provider's
+    /// pages, may let the redirect through to be received with its form body, and ends once.
+    enum State: Sendable, Equatable {
+        /// Nothing committed yet: the start page (and its redirects) are loading.
+        case loadingStartPage
+        /// The start page was committed with this HTTP error status (4xx, 5xx): once it has
+        /// loaded, it is read (``FollowUp/readErrorPage(status:)``) and the sign-in fails.
+        case startPageFailed(status: Int)
+        /// A document is shown: the provider's pages, which a person or a script goes through.
+        case showingPages
+        /// A page's form submitted the redirect, let through so that its body can be read where
+        /// it arrives; any other request there is a page resource, never the redirect.
+        case receivingRedirect(RedirectDelivery)
+        /// The sign-in is over, with its outcome; `committed`: a document had been shown (a
+        /// failure report then reads the page).
+        case ended(Outcome, committed: Bool)
+    }
+
+    /// Where a redirect let through arrives, with its form body.
+    enum RedirectDelivery: Sendable, Equatable {
+        /// At the engine's handler of the custom redirect scheme, as a request for `url`.
+        case schemeHandler(url: String)
+        /// At the loopback listener, as a form POST to `url`.
+        case loopbackListener(url: String)
+    }
 
     /// What happened.
     enum Event: Sendable {
@@ -95,22 +123,9 @@ struct SignInFlow: Sendable {
 
     let policy: NavigationPolicy
     private let refusalMarkers: [String]
-    private let idleLimit: Duration?
-
-    /// How it ended, once it has.
-    private(set) var outcome: Outcome?
-    /// Whether a document has been committed (scripts then run in a real page, not about:blank).
-    private(set) var hasCommittedLoad = false
-    /// The HTTP error status (4xx, 5xx) of the first committed load (the start page and its
-    /// redirects); the sign-in fails once that error page has loaded.
-    private var startPageErrorStatus: Int?
-    private var pendingFormPostURL: String?
-    /// The custom-scheme form submission let through to the scheme handler; any other request
-    /// that reaches the handler is a page resource, never the redirect.
-    private var pendingSchemeSubmission: String?
-    private var lastInput: ContinuousClock.Instant
-    private(set) var lastActivity: ContinuousClock.Instant
-    private var settleQuiet: Duration?
+    /// Where the sign-in is.
+    private(set) var state = State.loadingStartPage
+    private var deadlines: SignInDeadlines
 
     /// A flow for `policy`'s redirect URI. `refusalMarkers`: text that shows the provider refuses
     /// embedded views; `idleLimit`: a kiosk's time without input before it is abandoned.
@@ -118,42 +133,51 @@ struct SignInFlow: Sendable {
          now: ContinuousClock.Instant = .now) {
         self.policy = policy
         self.refusalMarkers = refusalMarkers
-        self.idleLimit = idleLimit
-        self.lastInput = now
-        self.lastActivity = now
+        deadlines = SignInDeadlines(idleLimit: idleLimit, now: now)
+    }
+
+    /// How it ended, once it has.
+    var outcome: Outcome? {
+        guard case .ended(let outcome, _) = state else { return nil }
+        return outcome
     }
 
     /// Whether the outcome is known.
     var hasEnded: Bool { outcome != nil }
 
-    /// When a kiosk page is abandoned unless someone uses it; `nil` when there is no idle limit.
-    var idleDeadline: ContinuousClock.Instant? {
-        guard let idleLimit, !hasEnded else { return nil }
-        return lastInput + idleLimit
+    /// Whether a document has been committed (scripts then run in a real page, not about:blank).
+    var hasCommittedLoad: Bool {
+        switch state {
+        case .loadingStartPage: false
+        case .startPageFailed, .showingPages, .receivingRedirect: true
+        case .ended(_, let committed): committed
+        }
     }
 
+    /// When a kiosk page is abandoned unless someone uses it; `nil` when there is no idle limit.
+    var idleDeadline: ContinuousClock.Instant? { hasEnded ? nil : deadlines.idleDeadline }
+
     /// When the page counts as settled unless it does something; `nil` when not watched.
-    var settleDeadline: ContinuousClock.Instant? {
-        guard let settleQuiet, !hasEnded else { return nil }
-        return lastActivity + settleQuiet
-    }
+    var settleDeadline: ContinuousClock.Instant? { hasEnded ? nil : deadlines.settleDeadline }
+
+    /// When the page last showed a load, a navigation or a title.
+    var lastActivity: ContinuousClock.Instant { deadlines.lastActivity }
 
     /// Ends the sign-in with ``WebAuthenticationError/pageSettled(_:after:)`` once the page has gone
     /// `quiet` with no activity and is not loading (a login script's last step has run). Calling it
     /// again restarts the watch with the new `quiet`.
     mutating func failWhenSettled(after quiet: Duration, now: ContinuousClock.Instant = .now) {
-        settleQuiet = quiet
-        lastActivity = now
+        deadlines.watchSettling(quiet: quiet, from: now)
     }
 
     /// Applies `event`.
     mutating func handle(_ event: Event) -> Reaction {
         switch event {
         case .activity(let now):
-            lastActivity = now
+            deadlines.activity(at: now)
             return Reaction()
         case .input(let now):
-            lastInput = now
+            deadlines.inputArrived(at: now)
             return Reaction()
         default:
             break
@@ -168,19 +192,18 @@ struct SignInFlow: Sendable {
         case .downloadStarted(let url):
             return Reaction(decision: refusal(of: url, .download))
         case .schemeRequested(let url):
-            guard let expected = pendingSchemeSubmission, expected == url else {
+            guard state == .receivingRedirect(.schemeHandler(url: url)) else {
                 return Reaction(policy: .ignore, decision: refusal(of: url, .redirectSubresource))
             }
-            pendingSchemeSubmission = nil
+            state = .showingPages  // its body is read now, and ends the sign-in
             return Reaction(policy: .use, followUp: .readSchemeRequest)
         case .redirectReceived(let url, let formBody):
             return capture(url: url, formBody: formBody)
         case .formPostReceived(let body):
-            guard let url = pendingFormPostURL else { return Reaction(policy: .ignore) }
+            guard case .receivingRedirect(.loopbackListener(let url)) = state else { return Reaction(policy: .ignore) }
             return capture(url: url, formBody: body)
         case .loadCommitted(let errorStatus):
-            if !hasCommittedLoad { startPageErrorStatus = errorStatus }
-            hasCommittedLoad = true
+            if state == .loadingStartPage { state = errorStatus.map { State.startPageFailed(status: $0) } ?? .showingPages }
             return Reaction()
         case .loadFinished:
             if !refusalMarkers.isEmpty { return Reaction(followUp: .checkEmbeddedViewRefusal(refusalMarkers)) }
@@ -201,13 +224,13 @@ struct SignInFlow: Sendable {
         case .windowDestroyed:
             return end(.failure(.cancelled))
         case .idleCheck(let now):
-            guard let idleLimit, let deadline = idleDeadline, now >= deadline else { return Reaction() }
+            guard let idleLimit = deadlines.idleLimit, let deadline = idleDeadline, now >= deadline else { return Reaction() }
             return end(.failure(.abandoned(after: idleLimit)))
         case .settleCheck(let now, let isLoading):
             guard let deadline = settleDeadline, now >= deadline else { return Reaction() }
             return Reaction(followUp: isLoading ? .waitForPageChange : .readSettledPage(activitySeen: lastActivity))
         case .settledPageRead(let summary, let seen):
-            guard let settleQuiet, lastActivity == seen else { return Reaction() }
+            guard let settleQuiet = deadlines.settleQuiet, lastActivity == seen else { return Reaction() }
             return end(.failure(.pageSettled(summary, after: settleQuiet)))
         case .failed(let error):
             return end(.failure(error))
@@ -226,10 +249,10 @@ struct SignInFlow: Sendable {
             (reaction.policy, reaction.decision) = (.ignore, decision(url, .captured))
             return reaction
         case .captureThroughSchemeHandler:
-            pendingSchemeSubmission = url
+            state = .receivingRedirect(.schemeHandler(url: url))
             return Reaction(policy: .use, decision: decision(url, .captured))
         case .captureThroughLoopbackListener(let port):
-            pendingFormPostURL = url
+            state = .receivingRedirect(.loopbackListener(url: url))
             return Reaction(policy: .use, decision: decision(url, .captured), followUp: .listenForFormPost(port: port))
         case .refuse(let reason):
             return Reaction(policy: .ignore, decision: refusal(of: url, reason))
@@ -253,13 +276,13 @@ struct SignInFlow: Sendable {
 
     /// After the start page loaded: its error status, if it had one, ends the sign-in (once read).
     private mutating func errorPageCheck() -> Reaction {
-        guard let status = startPageErrorStatus else { return Reaction() }
-        startPageErrorStatus = nil
+        guard case .startPageFailed(let status) = state else { return Reaction() }
+        state = .showingPages
         return Reaction(followUp: .readErrorPage(status: status))
     }
 
     private mutating func end(_ outcome: Outcome) -> Reaction {
-        self.outcome = outcome
+        state = .ended(outcome, committed: hasCommittedLoad)
         return Reaction(outcome: outcome)
     }
 
@@ -270,15 +293,4 @@ struct SignInFlow: Sendable {
     private func refusal(of url: String, _ reason: NavigationDecision.RefusalReason) -> NavigationDecision {
         decision(url, .refused(reason))
     }
-}
-
-/// A main-frame load failure, as WebKit's `load-failed` signal reports it.
-struct LoadFailure: Sendable, Hashable {
-    let url: String
-    let domain: String
-    let code: Int
-    let message: String
-    /// The failure is the engine's own doing: a navigation the policy stopped ends as
-    /// "cancelled" or "frame load interrupted by policy change".
-    let causedByPolicy: Bool
 }

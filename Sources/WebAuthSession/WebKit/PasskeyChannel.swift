@@ -35,7 +35,7 @@ enum PasskeyChannel {
         let held = ScriptMessageReply(reply, to: value)
         return WebKitActor.assumeIsolated {
             guard let page else { return 0 }
-            page.passkeyMessage(message, reply: held)
+            page.passkeys.received(message, reply: held, on: page)
             return 1
         }
     }

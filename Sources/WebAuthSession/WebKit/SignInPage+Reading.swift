@@ -41,9 +41,6 @@ extension SignInPage {
         currentURL.map(URLRedaction.redactingValues)
     }
 
-    /// The redirect URI the sign-in waits for.
-    var redirectURI: RedirectURI { flow.policy.redirectURI }
-
     /// The page's title as WebKit has it.
     private var currentTitle: String {
         view.flatMap { webkit_web_view_get_title($0) }.map { String(cString: $0) } ?? ""

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenIDConnect
+import WebAuthn
 internal import CWebKitGTK
 import SecretGate
 
@@ -11,16 +12,19 @@ import SecretGate
 /// first (a host application destroyed its parent), the sign-in ends as cancelled and the page
 /// never touches the window or the view again.
 ///
-/// Its parts are built by ``PageConstruction``; how it is shown is its ``PagePresentation``;
-/// what it answers the network is ``PageNetworkAnswers``. Its other files: loading
-/// (`+Loading`), redirects it cannot show (`+Redirects`), waiting and settling (`+Waiting`),
-/// what scripts do with it (`+Scripting`) and what it reads for reports (`+Reading`).
+/// It keeps the rules (its ``SignInFlow``) and the view's lifetime to itself, and is composed of
+/// parts that each keep their own state: how it is shown (its ``PagePresentation``), what it
+/// answers the network (``PageNetworkAnswers``), the redirects it cannot show (``RedirectWatch``),
+/// the page's WebAuthn requests (``PasskeyRequests``), those waiting for the next page change
+/// (``PageChangeWaiters``) and the watch for a settled page (``SettleWatch``). Signal handlers
+/// reach the part that owns what they change. Its stateless files: loading (`+Loading`), waiting
+/// (`+Waiting`), what scripts do with it (`+Scripting`) and what it reads for reports (`+Reading`).
 @WebKitActor
 final class SignInPage {
     typealias Outcome = SignInFlow.Outcome
 
-    /// The rules of this sign-in; changed only by the page's own files.
-    var flow: SignInFlow
+    /// The rules of this sign-in: changed only through ``receive(_:)`` and ``failWhenSettled(after:)``.
+    private var flow: SignInFlow
     private var viewReference: GObjectReference<UnsafeMutablePointer<WebKitWebView>>?
     private var windowReference: GObjectReference<UnsafeMutablePointer<GtkWidget>>?
     /// How the page is shown, until it is closed.
@@ -31,14 +35,13 @@ final class SignInPage {
     /// The pool's place the view is borrowed from: the view goes back to it, not down with the window.
     private var reusableView: ReusableView?
     private var connections: [SignalConnection] = []
-    /// The listener for a form POST to a loopback redirect URI, once the flow asks for it.
-    var loopbackListener: LoopbackRedirectListener?
+    /// Redirects the page cannot show, and the loopback listener for a form POST.
+    let redirects = RedirectWatch()
+    /// The page's WebAuthn requests and what answers them.
+    let passkeys: PasskeyRequests
     /// Those waiting for the next committed or finished load, or the end (see ``onNextPageChange(_:)``).
-    var pageChangeWaiters: [@WebKitActor () -> Void] = []
-    /// The task that wakes the flow at its settle deadline.
-    var settleWatch: Task<Void, Never>?
-    /// The page's WebAuthn requests and what answers them (`+Passkeys`).
-    var passkeys: PasskeyRequests
+    let pageChanges = PageChangeWaiters()
+    private let settleWatch = SettleWatch()
     private let onEvent: @WebKitActor (WebAuthenticationEvent) -> Void
     private let onOutcome: @WebKitActor (Outcome) -> Void
     let logger: Logger
@@ -55,7 +58,7 @@ final class SignInPage {
         self.logger = logger
         self.onEvent = onEvent
         self.onOutcome = onOutcome
-        passkeys = PasskeyRequests(gate: SecretGate(providerURL: startURL, secretHosts: options.secretHosts))
+        passkeys = PasskeyRequests(gate: SecretGate(providerURL: startURL, secretHosts: options.secretHosts), logger: logger)
         let parts = try PageConstruction(startURL: startURL, policy: policy, options: options, logger: logger)
         (viewReference, presentation, networkAnswers, privateContext) = (parts.view, parts.presentation, parts.networkAnswers, parts.privateContext)
         reusableView = parts.reusableView
@@ -66,7 +69,7 @@ final class SignInPage {
         connections.append(PasskeyChannel.install(in: view, reportingTo: self))
         connections.append(FormActionWatch.install(in: view, reportingTo: self))
         LiveSignInPages.shared.register(self, view: view)
-        if let keys = options.securityKeys, options.presentation != .headless { offerSecurityKeys(keys) }
+        if let keys = options.securityKeys, options.presentation != .headless { passkeys.offerSecurityKeys(keys) }
         gtk_widget_show_all(window)
         parts.request.withPointer { webkit_web_view_load_request(view, $0) }
     }
@@ -106,6 +109,15 @@ final class SignInPage {
     /// When the session ends for want of input (a kiosk's idle limit), if it does.
     var idleDeadline: ContinuousClock.Instant? { flow.idleDeadline }
 
+    /// When the page counts as settled unless it does something (``failWhenSettled(after:)``).
+    var settleDeadline: ContinuousClock.Instant? { flow.settleDeadline }
+
+    /// When the page last showed a load, a navigation or a title.
+    var lastActivity: ContinuousClock.Instant { flow.lastActivity }
+
+    /// The redirect URI the sign-in waits for.
+    var redirectURI: RedirectURI { flow.policy.redirectURI }
+
     /// Hands `event` to the flow and carries out its reaction: reports its decision, does its
     /// follow-up, reports its outcome. Returns the reaction, whose policy a signal handler applies
     /// (a follow-up that cannot be done turns it to ``SignInFlow/Policy/ignore``).
@@ -128,7 +140,7 @@ final class SignInPage {
     private func perform(_ followUp: SignInFlow.FollowUp) -> Bool {
         switch followUp {
         case .listenForFormPost(let port):
-            return listenForFormPost(port: port)
+            return redirects.listenForFormPost(port: port, on: self)
         case .checkEmbeddedViewRefusal(let markers):
             checkForEmbeddedViewRefusal(markers)
         case .readErrorPage(let status):
@@ -149,7 +161,7 @@ final class SignInPage {
     }
 
     private func report(_ outcome: Outcome) {
-        let outcome = settledOnPasskeyPrompt(outcome)
+        let outcome = passkeys.settledOnPasskeyPrompt(outcome)
         switch outcome {
         case .success(let callback): logger.info("redirect captured", metadata: ["callback": "\(callback)"])
         case .failure(let error): logger.info("sign-in page ended", metadata: ["reason": "\(error)"])
@@ -162,6 +174,14 @@ final class SignInPage {
     func emit(_ event: WebAuthenticationEvent) {
         _ = flow.handle(.activity(at: .now))
         onEvent(event)
+    }
+
+    /// Ends the session with ``WebAuthenticationError/pageSettled(_:after:)`` once the page has
+    /// gone `quiet` with no load, navigation or title event, and is not loading. Every event
+    /// restarts the timer. Calling it again restarts the watch with the new `quiet`.
+    func failWhenSettled(after quiet: Duration) {
+        flow.failWhenSettled(after: quiet)
+        settleWatch.start(on: self)
     }
 
     // MARK: Closing
@@ -195,8 +215,8 @@ final class SignInPage {
         presentation = nil
         connections.forEach { $0.disconnect() }
         connections = []
-        settleWatch?.cancel()
-        (settleWatch, loopbackListener) = (nil, nil)
+        settleWatch.stop()
+        redirects.stop()
         passkeys.documentCommitted(uri: "about:blank")  // requests under way end with the page
         if let view { LiveSignInPages.shared.unregister(view: view) }
         (windowReference, viewReference) = (nil, nil)
@@ -245,6 +265,12 @@ final class SignInPage {
     /// a headless page that asks fails).
     func answerHTTPAuthentication(with credential: HTTPCredential?) {
         if let failure = networkAnswers.answerHTTPAuthentication(with: credential) { fail(failure) }
+    }
+
+    /// Answers the page's WebAuthn requests from now on with `authenticator` (a login script's
+    /// virtual one), as `gate` allows.
+    func usePasskeys(_ authenticator: any PasskeyAuthenticator, gate: SecretGate) {
+        passkeys.use(authenticator, gate: gate)
     }
 
     // MARK: Refusals

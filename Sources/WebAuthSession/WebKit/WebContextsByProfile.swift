@@ -70,7 +70,7 @@ final class WebContextsByProfile {
             WebKitActor.assumeIsolated {
                 let view = webkit_uri_scheme_request_get_web_view(request)
                 if let page = LiveSignInPages.shared.page(for: view) {
-                    page.receiveSchemeRequest(request)
+                    page.redirects.receiveSchemeRequest(request, on: page)
                 } else {
                     SchemeRequest.refuse(request, because: "no sign-in session is waiting for this redirect")
                 }
