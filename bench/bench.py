@@ -616,7 +616,7 @@ def attempts(provider, bin_dir, home):
 
 def attempt_lines(provider, results):
     kept = stats([r for r, _ in next(iter(results.values()))["runs"]])[0]
-    lines = [f"Each attempt of issue 18.2 against the {provider} (`bench/run --attempts`: {ATTEMPT_ROUNDS} interleaved rounds of "
+    lines = [f"Each attempt to speed up a warm sign-in, against the {provider} (`bench/run --attempts`: {ATTEMPT_ROUNDS} interleaved rounds of "
              f"{ATTEMPT_RUNS} warm sign-ins each, then {ATTEMPT_SOAK} in a row for what they leave behind):", "",
              f"| attempt | to redirect | to tokens | vs kept | peak PSS MiB | descriptors, before → after {ATTEMPT_SOAK} "
              f"| `ReceiveQueue` threads, before → after {ATTEMPT_SOAK} |", "|---|---|---|---|---|---|---|"]
@@ -822,12 +822,12 @@ def main():
             lines = broker_bench.lines(broker_bench.measure(args.bin, home))
         finally:
             shutil.rmtree(home, ignore_errors=True)
-        replace_section(args.output, "The sign-in broker (issue 29", "\n\n", lines, after="| measure |")
+        replace_section(args.output, "The sign-in broker (`bench/run --broker`", "\n\n", lines, after="| measure |")
         return
     if args.attempts:
         lines = on_embedded(args.bin, home, lambda provider: attempt_lines(provider.name, attempts(provider, args.bin, home)))
         for path in (os.path.join(ROOT, "bench/NOTES.md"), args.output):  # NOTES.md: a full run rewrites the output from it
-            replace_section(path, "Each attempt of issue 18.2", "\n\n", lines, after="| attempt |")
+            replace_section(path, "Each attempt to speed up a warm sign-in", "\n\n", lines, after="| attempt |")
         return
     if args.scaling:
         scaling = {}

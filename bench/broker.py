@@ -105,7 +105,7 @@ def lines(timings):
     get, token, alone = timings["get_token_ms"], timings["token_process_ms"], timings["token_alone_ms"]
     warm, cold = statistics.median(timings["sign_in_ms"]), statistics.median(timings["cold_login_ms"])
     return [
-        f"The sign-in broker (issue 29; `bench/run --broker` measures only this): `GetToken` of a valid cached token over a private",
+        f"The sign-in broker (`bench/run --broker` measures only this): `GetToken` of a valid cached token over a private",
         f"session bus ({len(get)} calls one after another from Python's GDBus) against `webauth token` as a process ({len(token)} runs",
         "each: through the running broker, and alone, reading the store itself as with no broker);",
         f"a scripted sign-in from a running broker (its engine warm; {len(timings['sign_in_ms'])} after a first one of "
