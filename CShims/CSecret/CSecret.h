@@ -78,12 +78,18 @@ static inline gchar **cws_saved_store_names(GError **error) {
  * default collection, which only saving needs (cws_default_collection_state).
  */
 
-/** Whether a Secret Service answers on the session bus; *error says why not. */
+/** Whether a Secret Service answers on the session bus; *error says why not when the proxy itself
+ *  could not be made. A proxy is made whether or not anyone owns the name (GDBusProxy's rule; its
+ *  start activates an activatable service), so the answer is whether the name has an owner now:
+ *  on a bus with no Secret Service at all, the proxy comes back and no one answers it. */
 static inline gboolean cws_service_answers(GError **error) {
     SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, error);
     if (service == NULL) return FALSE;
+    gchar *owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(service));
     g_object_unref(service);
-    return TRUE;
+    gboolean answers = owner != NULL;
+    g_free(owner);
+    return answers;
 }
 
 /** The secret of the auth state item of the store `name`: NULL when there is none (*error unset)
