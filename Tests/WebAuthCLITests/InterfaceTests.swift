@@ -124,7 +124,7 @@ struct InterfaceTests {
         #expect(login.contains(".Dt WEBAUTH-LOGIN 1") && login.contains(".It \\-\\-settle\\-time") && login.contains(".Sh SYNOPSIS"),
                 "one page per command: \(login.prefix(300))")
         let pages = try FileManager.default.contentsOfDirectory(atPath: prefix.appendingPathComponent("share/man/man1").path)
-        #expect(pages.count == 18 && pages.contains("webauth-register.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
+        #expect(pages.count == 19 && pages.contains("webauth-register.1") && pages.contains("webauth-record.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
                 "\(pages.sorted())")
         // Issue 29: the broker's D-Bus activation file and systemd user unit, naming the installed binary.
         let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.webauthsession.Broker.service"), encoding: .utf8)

@@ -100,6 +100,21 @@ enum XInput {
         return Int(try await run("/usr/bin/python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// The screen point in the middle of the page's element `selector`.
+    static func screenPoint(of selector: String, in session: WebAuthenticationSession) async throws -> (x: Int, y: Int) {
+        let box = try await session.evaluateJavaScript("""
+            (() => { const r = document.querySelector('\(selector)').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()
+            """)
+        guard case .array(let values) = box, values.count == 2, case .number(let x) = values[0], case .number(let y) = values[1] else {
+            throw XInputFailure(program: "getBoundingClientRect", status: 0, output: "\(box)")
+        }
+        return await Task { @WebKitActor in
+            let view = cwk_web_view_widget(session.page!.view!)!
+            let zoom = webkit_web_view_get_zoom_level(session.page!.view!)
+            return XInput.screenPoint(in: view, x: Int(x * zoom), y: Int(y * zoom))
+        }.value
+    }
+
     /// The screen point in the middle of `widget` (its window's origin plus its allocation).
     @WebKitActor
     static func center(of widget: UnsafeMutablePointer<GtkWidget>) -> (x: Int, y: Int) {
