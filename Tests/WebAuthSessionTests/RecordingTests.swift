@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
+import WebAuthn
 @testable import WebAuthSession
 
 extension EngineTests {
@@ -82,6 +83,37 @@ extension EngineTests {
                 ]))
                 #expect(result.idToken.subject == user.subject)
             }
+        }
+
+        @Test("the development provider's passkey page: the prompt becomes a passkey: block; five headless replays with its credentials file")
+        func passkeyPage() async throws {
+            let provider = try await EngineTests.PasskeyDevProviderTests.provider()
+            let passkey = VirtualAuthenticatorSettings(credentialsFile: PasskeyPages.credentialsFile())
+            defer { try? FileManager.default.removeItem(atPath: passkey.credentialsFile!) }
+            _ = try await EngineTests.PasskeyDevProviderTests.signIn(provider, LoginScript(EngineTests.PasskeyDevProviderTests.registration(
+                "alice", passwordVariable: "PASSWORD") + [.click("#use-passkey")], passkey: passkey), environment: ["PASSWORD": "wonderland"])
+            let oidc = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo", redirectURI: try RedirectURI("com.example.webauth:/callback"))
+            let person = RecordingPerson()
+            let recorded = try await oidc.signIn(options: Self.options(recordingFor: person)) { session in
+                // The person's own key, made real here by the virtual authenticator (this machine has
+                // no /dev/uhid for a software FIDO2 key): the recorder must not care which key answered.
+                await session.usePasskeys(passkey, secretHosts: [])
+                await person.waitForPage(titled: "Sign in to the development provider")
+                try await person.click("#use-passkey", in: session)
+            }
+            #expect(recorded.idToken.subject == OpenIDProvider.User.alice.subject)
+            let script = person.recorder.script()
+            #expect(script.usesPasskey && script.script.steps == [.click("#use-passkey")], "\(script.text)")
+            #expect(script.text.contains("passkey:\n  credentials_file: \"passkey-credentials.json\""), "\(script.text)")
+            let file = try LoginScriptSchemaTests.files([script.text])
+            #expect(try await LoginScriptSchemaTests.check(file).status == 0)
+            var replay = try LoginScript(contentsOfFile: file[0])
+            replay.passkey?.credentialsFile = passkey.credentialsFile
+            for _ in 1...5 {
+                let result = try await oidc.signIn(options: TestEngine.options(), script: replay.runner(environment: [:]))
+                #expect(result.idToken.subject == OpenIDProvider.User.alice.subject)
+            }
+            await provider.stop()
         }
 
         @Test("the React 18 page: the button the page enabled late is waited for, Enter and clicks are trusted only; five headless replays")

@@ -28,12 +28,6 @@ actor RecordingPerson {
         await waitFor { if case .page(_, let shown) = $0 { shown == title } else { false } }
     }
 
-    /// Returns once the recorder has reported `count` actions.
-    func waitForActions(_ count: Int) async {
-        let counter = Counter()
-        await waitFor { if case .recorded = $0 { counter.next() >= count } else { false } }
-    }
-
     private func waitFor(_ predicate: @escaping @Sendable (RecordingProgress) -> Bool) async {
         if seen.contains(where: predicate) { return }
         await withCheckedContinuation { waiters.append((predicate, $0)) }
@@ -63,16 +57,5 @@ actor RecordingPerson {
     /// Presses `key` (an X keysym name: Tab, Return) in the session's window.
     nonisolated func press(_ key: String, in session: WebAuthenticationSession) async throws {
         try await XInput.key(key, window: await XInput.uniqueTitle(for: session))
-    }
-}
-
-/// Counts the calls of a predicate that runs on one actor at a time.
-private final class Counter: @unchecked Sendable {
-    // @unchecked: only called inside RecordingPerson's actor, one predicate call at a time.
-    private var count = 0
-
-    func next() -> Int {
-        count += 1
-        return count
     }
 }

@@ -58,13 +58,16 @@ struct Record: AsyncParsableCommand {
             if let check {
                 guard let script = try PageScriptOptions.parse(["--script", check]).loginScript() else { return }
                 options.secretHosts.formUnion(script.secretHosts)
-                try await signIn(settings, http: http, options: options, script: ScriptStepper(script: script, narrator: narrator, http: http).callAsFunction)
+                let stepper = ScriptStepper(script: script, narrator: narrator, http: http)
+                try await signIn(settings, http: http, options: options) { try await stepper($0) }
                 narrator.say("the script signed in")
                 return
             }
             let recorder = LoginRecorder { narrator.say("\($0)") }
             options.recorder = recorder
-            try await signIn(settings, http: http, options: options) { narrator.follow($0) }
+            // The recorder names each page; --verbose adds the navigation log.
+            let verbose = presentation.verbose
+            try await signIn(settings, http: http, options: options) { if verbose { narrator.follow($0) } }
             try write(recorder.script(options: RecordingOptions(keepValues: keepValues)), to: output ?? "", narrator)
         }
     }
@@ -86,7 +89,7 @@ struct Record: AsyncParsableCommand {
     /// Writes `recorded` to `path` (atomically, 0600), with the one-off screens as chosen, and says what to export.
     private func write(_ recorded: RecordedScript, to path: String, _ narrator: Narrator) throws {
         guard !recorded.steps.isEmpty else {
-            throw CommandFailure(.needsPerson, "nothing was recorded: the provider signed you in without a page to fill in, so no script is needed")
+            throw CommandFailure(.localFailure, "nothing was recorded: the provider signed you in without a page to fill in, so no script is needed")
         }
         let chosen = oneOff.apply(to: recorded)
         do throws(PrivateFileError) { try PrivateFile.write(Data(chosen.text.utf8), to: URL(fileURLWithPath: path)) } catch {
