@@ -40,10 +40,13 @@ actor RecordingPerson {
         for waiter in ready { waiter.continuation.resume() }
     }
 
-    /// Clicks the middle of the page's element `selector` with the mouse, its window raised first.
+    /// Clicks the middle of the page's element `selector` with the mouse, once its window is shown, raised first.
     nonisolated func click(_ selector: String, in session: WebAuthenticationSession) async throws {
+        // The first click of a sign-in must not come before its window is on the screen.
+        try await XInput.waitUntilShown(window: await XInput.uniqueTitle(for: session))
         await Task { @WebKitActor in
             if let window = session.page?.window { gtk_window_present(cwk_window(window)) }
+            gdk_display_sync(gdk_display_get_default())
         }.value
         let point = try await XInput.screenPoint(of: selector, in: session)
         try await XInput.click(x: point.x, y: point.y)

@@ -74,6 +74,11 @@ enum XInput {
         return title
     }
 
+    /// Returns once the window titled `title` is mapped and viewable (xdotool's `--sync` search).
+    static func waitUntilShown(window title: String) async throws {
+        try await run("xdotool", ["search", "--sync", "--onlyvisible", "--name", "^\(title)$"])
+    }
+
     /// Gives the keyboard focus to the window titled `title` and types `text` there, key by key.
     static func type(_ text: String, window title: String) async throws {
         try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "type", "--delay", "20", text])
