@@ -126,10 +126,9 @@ enum RecorderScript {
             const current = field, value = element.value;
             setTimeout(() => { if (element.value !== value) current.rewritten = true; }, 0);
           }, true);
-          // A field is done when the focus goes to another element (not when the window loses it).
-          addEventListener('focusin', (event) => {
-            if (!field || field.elements.includes(event.target)) return;
-            // The focus moved while a character key was down: the page moved it, not the person.
+          addEventListener('focusout', (event) => {
+            if (!field || !field.elements.includes(event.target)) return;
+            // The focus left while a character key was down: the page moved it, not the person.
             if (keyDown && keyDown.length === 1) { field.focusMoved = true; return; }
             flush();
           }, true);
