@@ -74,6 +74,11 @@ enum XInput {
         return title
     }
 
+    /// Returns once the window titled `title` is mapped and viewable (xdotool's `--sync` search).
+    static func waitUntilShown(window title: String) async throws {
+        try await run("xdotool", ["search", "--sync", "--onlyvisible", "--name", "^\(title)$"])
+    }
+
     /// Gives the keyboard focus to the window titled `title` and types `text` there, key by key.
     static func type(_ text: String, window title: String) async throws {
         try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "type", "--delay", "20", text])
@@ -98,6 +103,21 @@ enum XInput {
         let script = Bundle.module.url(forResource: "close_request", withExtension: "py", subdirectory: "Fixtures")!
         // Debian's python3, where python3-xlib is installed (a pyenv python3 may come first in PATH).
         return Int(try await run("/usr/bin/python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The screen point in the middle of the page's element `selector`.
+    static func screenPoint(of selector: String, in session: WebAuthenticationSession) async throws -> (x: Int, y: Int) {
+        let box = try await session.evaluateJavaScript("""
+            (() => { const r = document.querySelector('\(selector)').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()
+            """)
+        guard case .array(let values) = box, values.count == 2, case .number(let x) = values[0], case .number(let y) = values[1] else {
+            throw XInputFailure(program: "getBoundingClientRect", status: 0, output: "\(box)")
+        }
+        return await Task { @WebKitActor in
+            let view = cwk_web_view_widget(session.page!.view!)!
+            let zoom = webkit_web_view_get_zoom_level(session.page!.view!)
+            return XInput.screenPoint(in: view, x: Int(x * zoom), y: Int(y * zoom))
+        }.value
     }
 
     /// The screen point in the middle of `widget` (its window's origin plus its allocation).
