@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpenIDConnect
 import WebAuthSession
+import WebAuthCommandLine
 
 /// `webauth record`: the person signs in once in the window; the engine writes the login script
 /// that replays that sign-in headless (issue 43).

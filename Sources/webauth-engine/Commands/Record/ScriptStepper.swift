@@ -1,6 +1,7 @@
 import Foundation
 import OpenIDConnect
 import WebAuthSession
+import WebAuthCommandLine
 
 /// `webauth record --check FILE`: the script replayed once in the window, a step at a time: each
 /// step is named on stderr and runs when the person presses Enter, for whoever debugs a script
