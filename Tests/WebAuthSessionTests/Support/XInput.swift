@@ -59,6 +59,11 @@ enum XInput {
         try await run("xdotool", ["type", "--delay", "20", text])
     }
 
+    /// Presses `key` (an X keysym name: "Return", "Tab") in the window that has the keyboard focus.
+    static func key(_ key: String) async throws {
+        try await run("xdotool", ["key", key])
+    }
+
     /// Gives the session's window a title no other window on the display has (other tests' windows
     /// are there too, many titled "Sign in"), for ``type(_:window:)`` and ``key(_:window:)``.
     static func uniqueTitle(for session: WebAuthenticationSession) async -> String {
@@ -72,11 +77,6 @@ enum XInput {
             if let widget = find() { gtk_window_set_title(cwk_window(gtk_widget_get_toplevel(widget)), title) }
         }.value
         return title
-    }
-
-    /// Returns once the window titled `title` is mapped and viewable (xdotool's `--sync` search).
-    static func waitUntilShown(window title: String) async throws {
-        try await run("xdotool", ["search", "--sync", "--onlyvisible", "--name", "^\(title)$"])
     }
 
     /// Gives the keyboard focus to the window titled `title` and types `text` there, key by key.
@@ -105,10 +105,16 @@ enum XInput {
         return Int(try await run("/usr/bin/python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    /// The screen point in the middle of the page's element `selector`.
+    /// The screen point in the middle of the page's element `selector`, scrolled into view first
+    /// if it is not (as a person scrolls to a field below the window's edge).
     static func screenPoint(of selector: String, in session: WebAuthenticationSession) async throws -> (x: Int, y: Int) {
         let box = try await session.evaluateJavaScript("""
-            (() => { const r = document.querySelector('\(selector)').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()
+            (() => {
+              const element = document.querySelector('\(selector)');
+              element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+              const r = element.getBoundingClientRect();
+              return [r.x + r.width / 2, r.y + r.height / 2];
+            })()
             """)
         guard case .array(let values) = box, values.count == 2, case .number(let x) = values[0], case .number(let y) = values[1] else {
             throw XInputFailure(program: "getBoundingClientRect", status: 0, output: "\(box)")
