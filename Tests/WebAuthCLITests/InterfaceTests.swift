@@ -150,7 +150,7 @@ struct InterfaceTests {
         for (path, marker) in [("share/bash-completion/completions/webauth", "complete"), ("share/zsh/site-functions/_webauth", "#compdef webauth"),
                                ("share/fish/vendor_completions.d/webauth.fish", "complete -c 'webauth'")] {
             let text = try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
-            #expect(text.contains(marker) && text.contains("logout"), "\(path)")
+            #expect(text.contains(marker) && text.contains("logout") && text.contains("record"), "\(path)")
         }
     }
 }
