@@ -11,9 +11,8 @@ struct RecordCommandTests {
     let webauth = WebAuthBinary()
 
     /// The person at the keyboard: waits until `record` says the development provider's login
-    /// page is shown (its line on stderr, which comes once the page has had its first frame, when
-    /// its autofocus field has the focus), then types the user name, Tab, the password and Enter
-    /// into the window. The rest of `record`'s stderr passes through.
+    /// page is there (its line on stderr), then types the user name (into the autofocus field),
+    /// Tab, the password and Enter into the window. The rest of `record`'s stderr passes through.
     static let person = """
         fifo="$(mktemp -d)/stderr"
         mkfifo "$fifo"

@@ -4,7 +4,7 @@
 struct RecordedEvent: Sendable, Hashable, Decodable {
     /// What happened.
     enum Kind: String, Sendable, Hashable, Decodable {
-        /// A document was shown: its first frame once its DOM was ready.
+        /// A document was loaded (its DOM is ready).
         case page
         /// Text was typed into a field, which then lost the focus (or was submitted).
         case field

@@ -162,9 +162,7 @@ enum RecorderScript {
             if (message && (message.kind === 'create' || message.kind === 'get')) post({ kind: 'passkey', text: message.kind });
           }, true);
           addEventListener('pagehide', flush, true);
-          // The page is announced when the person can see it: at its first frame once the DOM is ready,
-          // by when the rendering has also given an autofocus field the focus (the step before a frame's callbacks).
-          document.addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => post({ kind: 'page' })));
+          document.addEventListener('DOMContentLoaded', () => post({ kind: 'page' }));
         })();
         """
 }
