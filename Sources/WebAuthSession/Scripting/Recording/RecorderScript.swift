@@ -49,6 +49,8 @@ enum RecorderScript {
             if (autocomplete && !['on', 'off'].includes(autocomplete)) out.push(tag + '[autocomplete=' + str(autocomplete) + ']');
             const type = element.getAttribute('type');
             if (type) out.push(tag + '[type=' + str(type) + ']');
+            // Last, a class a person would name (a consent form's "positive" button), never a made-up one.
+            for (const name of element.classList) if (stable(name)) out.push(tag + '.' + CSS.escape(name));
             return out;
           };
           // The first stable selector that is unique; then one scoped by the nearest ancestor that has
