@@ -19,7 +19,7 @@ struct WebAuth: AsyncParsableCommand {
             is not found; 130 interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM.
             """,
         version: WebAuthVersion.current,
-        subcommands: [Demo.self, Login.self, Register.self, Batch.self, Token.self, Exec.self, Env.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
+        subcommands: [Demo.self, Login.self, Record.self, Register.self, Batch.self, Token.self, Exec.self, Env.self, Userinfo.self, Status.self, Logout.self, Profiles.self, Doctor.self, Provider.self,
                       KubernetesCredentialCommand.self, GitCredential.self, DockerCredential.self, Manual.self, BrokerCommand.self])
 
     /// Runs the command line, with ``SecretVariables/known`` withheld from the environment; started as `docker-credential-webauth` (a symlink), Docker's

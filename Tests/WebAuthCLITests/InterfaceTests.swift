@@ -125,7 +125,7 @@ struct InterfaceTests {
         #expect(login.contains(".Dt WEBAUTH-LOGIN 1") && login.contains(".It \\-\\-settle\\-time") && login.contains(".Sh SYNOPSIS"),
                 "one page per command: \(login.prefix(300))")
         let pages = try FileManager.default.contentsOfDirectory(atPath: prefix.appendingPathComponent("share/man/man1").path)
-        #expect(pages.count == 18 && pages.contains("webauth-register.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
+        #expect(pages.count == 19 && pages.contains("webauth-register.1") && pages.contains("webauth-record.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
                 "\(pages.sorted())")
         // The broker's D-Bus activation file and systemd user unit, naming the installed
         // engine (the broker needs it, so they start it, not the light front).
@@ -150,7 +150,7 @@ struct InterfaceTests {
         for (path, marker) in [("share/bash-completion/completions/webauth", "complete"), ("share/zsh/site-functions/_webauth", "#compdef webauth"),
                                ("share/fish/vendor_completions.d/webauth.fish", "complete -c 'webauth'")] {
             let text = try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
-            #expect(text.contains(marker) && text.contains("logout"), "\(path)")
+            #expect(text.contains(marker) && text.contains("logout") && text.contains("record"), "\(path)")
         }
     }
 }

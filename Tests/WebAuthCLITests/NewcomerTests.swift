@@ -128,7 +128,7 @@ struct NewcomerTests {
     }
 
     @Test("every command that talks to the provider takes --timeout, with one meaning",
-          arguments: ["login", "logout", "token", "exec", "env", "userinfo", "kubernetes-credential"])
+          arguments: ["login", "record", "logout", "token", "exec", "env", "userinfo", "kubernetes-credential"])
     func timeoutOption(command: String) async throws {
         let help = try await newcomer([command, "--help"])
         #expect(help.status == 0, "stderr: \(help.stderr)")

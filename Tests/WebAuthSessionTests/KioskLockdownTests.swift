@@ -22,7 +22,7 @@ extension EngineTests {
             let run = Task { try await session.start() }
             try await session.waitForElement("#text")
             let title = await XInput.uniqueTitle(for: session)
-            let text = try await KioskVisitor.screenPoint(of: "#text", in: session)
+            let text = try await XInput.screenPoint(of: "#text", in: session)
             try await XInput.click(x: text.x, y: text.y)  // the page has the keyboard focus
             try await XInput.key("ctrl+a", window: title)
             try await XInput.key("ctrl+c", window: title)

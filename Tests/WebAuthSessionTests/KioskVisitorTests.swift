@@ -46,21 +46,6 @@ extension EngineTests {
             return options
         }
 
-        /// The screen point in the middle of the page's element `selector`.
-        static func screenPoint(of selector: String, in session: WebAuthenticationSession) async throws -> (x: Int, y: Int) {
-            let box = try await session.evaluateJavaScript("""
-                (() => { const r = document.querySelector('\(selector)').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()
-                """)
-            guard case .array(let values) = box, values.count == 2, case .number(let x) = values[0], case .number(let y) = values[1] else {
-                throw XInputFailure(program: "getBoundingClientRect", status: 0, output: "\(box)")
-            }
-            return await Task { @WebKitActor in
-                let view = cwk_web_view_widget(session.page!.view!)!
-                let zoom = webkit_web_view_get_zoom_level(session.page!.view!)
-                return XInput.screenPoint(in: view, x: Int(x * zoom), y: Int(y * zoom))
-            }.value
-        }
-
         /// Taps the text field `selector` and waits until the touch keyboard has taken its place
         /// under the page (the page gets shorter: its resize event).
         static func tapField(_ selector: String, in session: WebAuthenticationSession, recorder: EventRecorder) async throws {
@@ -70,7 +55,7 @@ extension EngineTests {
                 (() => { const full = window.innerHeight; delete document.body.dataset.keyboardShown;
                          addEventListener('resize', () => { if (window.innerHeight < full) document.body.dataset.keyboardShown = 'yes' }) })(); null
                 """)
-            let field = try await Self.screenPoint(of: selector, in: session)
+            let field = try await XInput.screenPoint(of: selector, in: session)
             try await XInput.click(x: field.x, y: field.y)
             #expect(await recorder.first { $0 == .touchKeyboard(shown: true) } == .touchKeyboard(shown: true))
             try await session.waitForElement("body[data-keyboard-shown]")  // the keyboard took the bottom of the window
@@ -88,11 +73,11 @@ extension EngineTests {
             let run = Task { try await session.start() }
             defer { session.cancel() }
             try await session.waitForElement("#file")
-            let text = try await Self.screenPoint(of: "#text", in: session)
+            let text = try await XInput.screenPoint(of: "#text", in: session)
             try await XInput.click(x: text.x, y: text.y, button: 3)
             let menu = await recorder.first { if case .contextMenuRefused = $0 { true } else { false } }
             #expect(menu == .contextMenuRefused(url: page.absoluteString))
-            let file = try await Self.screenPoint(of: "#file", in: session)
+            let file = try await XInput.screenPoint(of: "#file", in: session)
             try await XInput.click(x: file.x, y: file.y)
             let chooser = await recorder.first { if case .fileChooserRefused = $0 { true } else { false } }
             #expect(chooser == .fileChooserRefused(url: page.absoluteString))
@@ -339,7 +324,7 @@ extension EngineTests {
                 try await session.evaluateJavaScript("document.querySelector('form').submit(); null")
                 try await session.waitForElement("#consent")
             } else {
-                let outside = try await Self.screenPoint(of: "#seen", in: session)
+                let outside = try await XInput.screenPoint(of: "#seen", in: session)
                 try await XInput.click(x: outside.x, y: outside.y)
             }
             #expect(await recorder.first { $0 == .touchKeyboard(shown: false) } == .touchKeyboard(shown: false))
@@ -370,7 +355,7 @@ extension EngineTests {
                 field.addEventListener('focus', () => document.body.dataset.passwordFocused = 'yes');
                 field.addEventListener('input', () => document.body.dataset.passwordLength = field.value.length); null
                 """)
-            let password = try await Self.screenPoint(of: "#password", in: session)
+            let password = try await XInput.screenPoint(of: "#password", in: session)
             try await XInput.click(x: password.x, y: password.y)
             try await session.waitForElement("body[data-password-focused]")
             for character in "zebra" {

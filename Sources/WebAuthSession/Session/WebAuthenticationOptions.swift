@@ -84,6 +84,9 @@ public struct WebAuthenticationOptions: Sendable {
     /// Headless sessions ignore it: a login script's `passkey` answers there. Default: none, and
     /// a page's request gets `NotAllowedError`.
     public var securityKeys: SecurityKeySource?
+    /// Records what the person does on the page as a login script (`webauth record`); see
+    /// ``LoginRecorder``. Default: none.
+    public var recorder: LoginRecorder?
     /// The ``SignInPool`` place whose kept web view the session uses, when ``ReusableView/lends(to:)`` allows it.
     var reusableView: (any KeptViewPlace)?
 

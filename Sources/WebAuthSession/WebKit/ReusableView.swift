@@ -138,7 +138,7 @@ final class ReusableView: KeptViewPlace {
     }
 
     /// Every script message handler a page registers in the engine's world (`PageScriptChannel`, `PasskeyChannel`).
-    private static let channels = [FormActionWatch.channel, PasskeyBridgeScript.channel, PageFocusWatch.channel]
+    private static let channels = [FormActionWatch.channel, PasskeyBridgeScript.channel, PageFocusWatch.channel, RecorderScript.channel]
 
     /// The empty page between sign-ins. Not `about:blank`, which WebKit keeps out of the history: this
     /// page is the one entry of ``blankHistory``, which replaces the last sign-in's.

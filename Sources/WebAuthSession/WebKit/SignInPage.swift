@@ -68,6 +68,7 @@ final class SignInPage {
         connections += parts.presentation.connect(view, to: self)
         connections.append(PasskeyChannel.install(in: view, reportingTo: self))
         connections.append(FormActionWatch.install(in: view, reportingTo: self))
+        if let recorder = options.recorder { connections.append(RecorderChannel.install(in: view, reportingTo: recorder)) }
         LiveSignInPages.shared.register(self, view: view)
         if let keys = options.securityKeys, options.presentation != .headless { passkeys.offerSecurityKeys(keys) }
         gtk_widget_show_all(window)

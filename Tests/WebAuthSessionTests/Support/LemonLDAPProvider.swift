@@ -15,6 +15,9 @@ final class LemonLDAPProvider: Sendable {
     let port: Int
     /// The base32 secret of rtyler's TOTP device, made for this run.
     let totpSecret: String
+    /// More Demo users with a TOTP device each (password = login), by name, with their secrets,
+    /// made for this run: `totp1` to `totp5`, for tests that sign in several one after another.
+    let totpUsers: [String: String]
     /// The secret of the confidential client `webauth-confidential`, made for this run.
     let clientSecret: String
     /// Holds the read end of the pipe the script watches: the portal lives as long as this process.
@@ -24,11 +27,14 @@ final class LemonLDAPProvider: Sendable {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-lemonldap-\(UUID().uuidString)")
         let log = workdir.appendingPathComponent("portal.log")
         let base32 = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        totpSecret = String((0..<32).map { _ in base32.randomElement()! })
+        let secret = { String((0..<32).map { _ in base32.randomElement()! }) }
+        totpSecret = secret()
+        totpUsers = Dictionary(uniqueKeysWithValues: (1...5).map { ("totp\($0)", secret()) })
         clientSecret = UUID().uuidString
         let script = Bundle.module.url(forResource: "llng_provider", withExtension: "pl", subdirectory: "Fixtures/lemonldap")!
         var environment = ProcessInfo.processInfo.environment
         environment["LLNG_TOTP_SECRET"] = totpSecret
+        environment["LLNG_TOTP_USERS"] = totpUsers.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         environment["LLNG_CLIENT_SECRET"] = clientSecret
         do {
             try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)

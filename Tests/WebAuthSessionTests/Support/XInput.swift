@@ -59,6 +59,11 @@ enum XInput {
         try await run("xdotool", ["type", "--delay", "20", text])
     }
 
+    /// Presses `key` (an X keysym name: "Return", "Tab") in the window that has the keyboard focus.
+    static func key(_ key: String) async throws {
+        try await run("xdotool", ["key", key])
+    }
+
     /// Gives the session's window a title no other window on the display has (other tests' windows
     /// are there too, many titled "Sign in"), for ``type(_:window:)`` and ``key(_:window:)``.
     static func uniqueTitle(for session: WebAuthenticationSession) async -> String {
@@ -103,6 +108,27 @@ enum XInput {
         let script = Bundle.module.url(forResource: "close_request", withExtension: "py", subdirectory: "Fixtures")!
         // Debian's python3, where python3-xlib is installed (a pyenv python3 may come first in PATH).
         return Int(try await run("/usr/bin/python3", [script.path, title]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The screen point in the middle of the page's element `selector`, scrolled into view first
+    /// if it is not (as a person scrolls to a field below the window's edge).
+    static func screenPoint(of selector: String, in session: WebAuthenticationSession) async throws -> (x: Int, y: Int) {
+        let box = try await session.evaluateJavaScript("""
+            (() => {
+              const element = document.querySelector('\(selector)');
+              element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+              const r = element.getBoundingClientRect();
+              return [r.x + r.width / 2, r.y + r.height / 2];
+            })()
+            """)
+        guard case .array(let values) = box, values.count == 2, case .number(let x) = values[0], case .number(let y) = values[1] else {
+            throw XInputFailure(program: "getBoundingClientRect", status: 0, output: "\(box)")
+        }
+        return await Task { @WebKitActor in
+            let view = cwk_web_view_widget(session.page!.view!)!
+            let zoom = webkit_web_view_get_zoom_level(session.page!.view!)
+            return XInput.screenPoint(in: view, x: Int(x * zoom), y: Int(y * zoom))
+        }.value
     }
 
     /// The screen point in the middle of `widget` (its window's origin plus its allocation).

@@ -21,12 +21,7 @@ struct Login: AsyncParsableCommand {
 
     @OptionGroup(title: "Provider and client") var client: ClientOptions
 
-    @Option(name: .customLong("scope"), help: "A scope to ask for (repeatable, or space-separated). Default: openid profile offline_access.")
-    var scopes: [String] = []
-
-    @Option(name: .customLong("param"), help: ArgumentHelp("An extra authorization parameter (repeatable), e.g. acr_values=idp:google or prompt=login.",
-                                                           valueName: "name=value"))
-    var parameters: [String] = []
+    @OptionGroup var request: AuthorizationRequestOptions
 
     @Option(help: "The response type: code, id_token, id_token token, code id_token, token.")
     var responseType: String = "code"
@@ -66,13 +61,12 @@ struct Login: AsyncParsableCommand {
             guard let responseType = AuthorizationRequest.ResponseType(rawValue: responseType) else {
                 throw CommandFailure(.usage, "unknown response type '\(responseType)'")
             }
-            let parameters = settings.parameters.merging(try Self.parameters(parameters)) { $1 }
+            let parameters = try request.parameters(settings)
             try settings.network.prepareEngine(websiteData: profile.websiteData())
             // A headless page starts the engine while discovery and the profile's store are on their
             // way; the command leaves (with its status, or Ctrl-C's) only once that start has ended.
             try await EngineHeadStart.overlapping(presentation.headless && self.flow == nil && !systemBrowser) {
-                let scopes = scopes.isEmpty ? settings.scopes ?? ["openid", "profile", "offline_access"]
-                    : scopes.flatMap { $0.split(separator: " ").map(String.init) }
+                let scopes = request.scopes(settings)
                 let signIn = { @Sendable () async throws -> AuthState in
                     try await self.signIn(settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,
                                           parameters: parameters, responseType: responseType, page: page, narrator: narrator)

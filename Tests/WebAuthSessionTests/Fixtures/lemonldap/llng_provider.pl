@@ -13,7 +13,7 @@
 # a loopback one, so a login script may type a password into it over plain http; the cookie's
 # domain attribute is taken off on the way out, below). Demo users
 # (password = login): dwho, msmith, jharkness (added here, for the WebAuthn test alone), and rtyler, who has a TOTP second factor (SHA1, 6 digits,
-# 30 s) with the secret LLNG_TOTP_SECRET. Public client "webauth-public" (PKCE required) and
+# 30 s) with the secret LLNG_TOTP_SECRET, as have the users of LLNG_TOTP_USERS with theirs. Public client "webauth-public" (PKCE required) and
 # confidential client "webauth-confidential" (secret LLNG_CLIENT_SECRET, client_secret_basic),
 # both with redirect and post-logout redirect URI com.example.webauth:/callback, refresh tokens,
 # and the consent screen, remembered in the persistent session. WebAuthn is a second factor any
@@ -68,17 +68,22 @@ spew("$workdir/lemonldap-ng.ini", filled(slurp("$templates/lemonldap-ng.template
 $ENV{LLNG_DEFAULTCONFFILE} = "$workdir/lemonldap-ng.ini";
 
 # rtyler's TOTP device, registered beforehand in his persistent session, where the portal's own
-# registration would put it (_2fDevices; the secret stored in clear, totp2fEncryptSecret is off).
+# registration would put it (_2fDevices; the secret stored in clear, totp2fEncryptSecret is off);
+# and the users of LLNG_TOTP_USERS ("name=BASE32 ...", optional), each a Demo account with a TOTP
+# device of its own, so that tests signing several in one after another wait for no time step.
+my %totpUsers = (rtyler => $totpSecret, map { split /=/, $_, 2 } split ' ', $ENV{LLNG_TOTP_USERS} // '');
 require Lemonldap::NG::Common::Session;
 require Lemonldap::NG::Common::Util;
-my $persistent = Lemonldap::NG::Common::Session->new({
-    storageModule => 'Apache::Session::File',
-    storageModuleOptions => { Directory => "$workdir/psessions", LockDirectory => "$workdir/psessions/lock" },
-    id => Lemonldap::NG::Common::Util::getPSessionID('rtyler'), force => 1, kind => 'Persistent',
-    info => { _session_uid => 'rtyler',
-              _2fDevices => encode_json([{ type => 'TOTP', name => 'test authenticator', epoch => time, _secret => $totpSecret }]) },
-});
-die "$0: cannot write rtyler's persistent session: " . ($persistent->error // 'unknown error') . "\n" if $persistent->error;
+for my $user (sort keys %totpUsers) {
+    my $persistent = Lemonldap::NG::Common::Session->new({
+        storageModule => 'Apache::Session::File',
+        storageModuleOptions => { Directory => "$workdir/psessions", LockDirectory => "$workdir/psessions/lock" },
+        id => Lemonldap::NG::Common::Util::getPSessionID($user), force => 1, kind => 'Persistent',
+        info => { _session_uid => $user,
+                  _2fDevices => encode_json([{ type => 'TOTP', name => 'test authenticator', epoch => time, _secret => $totpUsers{$user} }]) },
+    });
+    die "$0: cannot write ${user}'s persistent session: " . ($persistent->error // 'unknown error') . "\n" if $persistent->error;
+}
 
 # The portal's cookies, made host-only: LemonLDAP::NG always gives its SSO cookie a domain
 # (".localhost" here), and WebKit's cookie jar (libsoup) refuses a cookie for a single-label domain.
@@ -101,6 +106,7 @@ sub hostOnlyCookies {
 require URI;
 require Lemonldap::NG::Portal::UserDB::Demo;
 $Lemonldap::NG::Portal::UserDB::Demo::demoAccounts{jharkness} = { uid => 'jharkness', cn => 'Jack Harkness', mail => 'jharkness@badwolf.org' };
+$Lemonldap::NG::Portal::UserDB::Demo::demoAccounts{$_} //= { uid => $_, cn => $_, mail => "$_\@badwolf.org" } for keys %totpUsers;
 require Lemonldap::NG::Portal::2F::WebAuthn;
 require Lemonldap::NG::Portal::2F::Register::WebAuthn;
 for my $class (qw(Lemonldap::NG::Portal::2F::WebAuthn Lemonldap::NG::Portal::2F::Register::WebAuthn)) {
