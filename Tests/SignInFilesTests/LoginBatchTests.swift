@@ -7,17 +7,9 @@ import TestSupport
 /// parser and docs/schemas/batch.schema.json read the same format.
 @Suite("Login batch files and var values")
 struct LoginBatchTests {
-    /// scripts/check-json-schema with `schema` on `files`: its exit status.
-    static func check(_ schema: String, _ files: [String]) async throws -> Int32 {
-        let child = try ChildProcess(LoginScriptSchemaTests.root.appendingPathComponent("scripts/check-json-schema").path,
-                                     [LoginScriptSchemaTests.root.appendingPathComponent("docs/schemas/\(schema).schema.json").path] + files,
-                                     environment: ProcessInfo.processInfo.environment, stdout: .null, stderr: .null)
-        return await child.exitStatus()
-    }
-
     @Test("{var: NAME} is a value source: the steps, http_auth and variableNames name it, and the schema knows it")
     func variableSource() async throws {
-        let path = try LoginScriptSchemaTests.files(["""
+        let path = try LoginScriptSchema.files(["""
             http_auth: {username: alice, password: {var: proxy_password}}
             steps:
               - fill: "#username"
@@ -35,15 +27,15 @@ struct LoginBatchTests {
         #expect(script.steps[1].description == "type into '#password' from var password")
         #expect(script.variableNames == ["username", "password", "otp", "tenant", "proxy_password"])
         #expect(script.variables == nil, "a script file gives no values")
-        #expect(try await Self.check("login-script", [path]) == 0)
-        let twoSources = try LoginScriptSchemaTests.files(["steps: [{fill: '#a', var: a, env: A}]"])
-        #expect(try await Self.check("login-script", twoSources) == 1)
+        #expect(try await LoginScriptSchema.check([path], schema: "login-script").status == 0)
+        let twoSources = try LoginScriptSchema.files(["steps: [{fill: '#a', var: a, env: A}]"])
+        #expect(try await LoginScriptSchema.check(twoSources, schema: "login-script").status == 1)
         #expect(throws: LoginScriptFileError.self) { try LoginScript(contentsOfFile: twoSources[0]) }
     }
 
     @Test("a batch file lists names and values, literal or from env, a file or a command; JSON too")
     func parsing() async throws {
-        let paths = try LoginScriptSchemaTests.files([
+        let paths = try LoginScriptSchema.files([
             """
             - name: alice
               values:
@@ -65,11 +57,11 @@ struct LoginBatchTests {
         ]))
         #expect(try LoginBatch(contentsOfFile: paths[1]).entries == [.init(name: "dave", values: ["username": .literal("dave"),
                                                                                                 "Password": .environment("DAVE")])])
-        #expect(try await Self.check("batch", paths) == 0)
+        #expect(try await LoginScriptSchema.check(paths, schema: "batch").status == 0)
         let readme = try #require(try LoginScriptSchemaTests.guideBlocks().first { $0.hasPrefix("# users.yaml") }, "docs/batch.md's users file")
-        let documented = try LoginScriptSchemaTests.files([readme])
+        let documented = try LoginScriptSchema.files([readme])
         #expect(try LoginBatch(contentsOfFile: documented[0]).entries.map(\.name) == ["alice", "bob"])
-        #expect(try await Self.check("batch", documented) == 0)
+        #expect(try await LoginScriptSchema.check(documented, schema: "batch").status == 0)
     }
 
     @Test("the parser and the schema refuse the same mistakes, and the parser says where", arguments: [
@@ -85,15 +77,15 @@ struct LoginBatchTests {
         "name: alice",
     ])
     func strict(text: String) async throws {
-        let path = try LoginScriptSchemaTests.files([text])[0]
+        let path = try LoginScriptSchema.files([text])[0]
         #expect(throws: LoginBatchFileError.self, "the parser accepted \(text)") { try LoginBatch(contentsOfFile: path) }
         if text.contains("- name: alice\n- name: alice") { return }  // a name given twice: the parser's rule alone
-        #expect(try await Self.check("batch", [path]) == 1, "the schema accepted \(text)")
+        #expect(try await LoginScriptSchema.check([path], schema: "batch").status == 1, "the schema accepted \(text)")
     }
 
     @Test("a refused literal password says to use a source, at its line, without its value")
     func literalPasswordMessage() throws {
-        let path = try LoginScriptSchemaTests.files(["- name: alice\n  values:\n    username: alice\n    password: wonderland\n"])[0]
+        let path = try LoginScriptSchema.files(["- name: alice\n  values:\n    username: alice\n    password: wonderland\n"])[0]
         #expect {
             try LoginBatch(contentsOfFile: path)
         } throws: { error in

@@ -74,10 +74,10 @@ extension EngineTests {
             #expect(script.steps.last?.oneOff == true, "the consent screen is marked:\n\(text)")
             #expect(text.contains("# Allow access?\n  # a screen that may not come back"), "\(text)")
             #expect(script.recordedVariables == ["username": Self.users[0].username])
-            let file = try LoginScriptSchemaTests.files([text])
+            let file = try LoginScriptSchema.files([text])
             let reread = try LoginScript(contentsOfFile: file[0])
             #expect(reread.steps == script.script.steps, "the file reads back as the script")
-            let check = try await LoginScriptSchemaTests.check(file)
+            let check = try await LoginScriptSchema.check(file)
             #expect(check.status == 0, "the recorded script validates against the JSON Schema: \(check.output)")
             // The recorded user last: its next code is a time step after the one typed when recording.
             for user in Self.users.dropFirst() + [Self.users[0]] {
@@ -110,8 +110,8 @@ extension EngineTests {
             let script = person.recorder.script()
             #expect(script.usesPasskey && script.script.steps == [.click("#use-passkey")], "\(script.text)")
             #expect(script.text.contains("passkey:\n  credentials_file: \"passkey-credentials.json\""), "\(script.text)")
-            let file = try LoginScriptSchemaTests.files([script.text])
-            #expect(try await LoginScriptSchemaTests.check(file).status == 0)
+            let file = try LoginScriptSchema.files([script.text])
+            #expect(try await LoginScriptSchema.check(file).status == 0)
             var replay = try LoginScript(contentsOfFile: file[0])
             replay.passkey?.credentialsFile = passkey.credentialsFile
             for _ in 1...5 {
@@ -158,8 +158,8 @@ extension EngineTests {
             let oneOff = Set(script.steps.indices.filter { script.steps[$0].oneOff })
             #expect(oneOff == [script.steps.count - 1], "the consent screen is marked:\n\(text)")
             // The provider remembers the consent given: the screen does not come back for this user.
-            let file = try LoginScriptSchemaTests.files([script.makingOptional(oneOff).text])
-            let check = try await LoginScriptSchemaTests.check(file)
+            let file = try LoginScriptSchema.files([script.makingOptional(oneOff).text])
+            let check = try await LoginScriptSchema.check(file)
             #expect(check.status == 0, "the recorded script validates against the JSON Schema: \(check.output)")
             let reread = try LoginScript(contentsOfFile: file[0])
             let variable = try #require(script.recordedVariables.first { $0.value == users[0] }?.key, "\(script.recordedVariables)")
@@ -196,7 +196,7 @@ extension EngineTests {
             let recorded = person.recorder.script(options: RecordingOptions(keepValues: true))
             #expect(recorded.script.steps == [.fill("#user", .literal("alice")), .fill("#password", .environment("PASSWORD")),
                                               .waitForEnabled("#submit"), .click("#submit")], "\(recorded.text)")
-            let check = try await LoginScriptSchemaTests.check(try LoginScriptSchemaTests.files([recorded.text]))
+            let check = try await LoginScriptSchema.check(try LoginScriptSchema.files([recorded.text]))
             #expect(check.status == 0, "\(check.output)")
             for _ in 1...5 {
                 let replay = try TestEngine.session(try EngineTests.ReactLogin.page(on: site), redirectURI: "com.example:/cb")

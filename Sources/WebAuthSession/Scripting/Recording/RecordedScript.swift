@@ -1,4 +1,4 @@
-import WebAuthFormats
+import SignInFiles
 import WebAuthn
 
 /// The login script a ``LoginRecorder`` made of one sign-in: its steps, each with the comment a

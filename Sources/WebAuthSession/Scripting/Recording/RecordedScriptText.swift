@@ -1,5 +1,5 @@
 import Foundation
-import WebAuthFormats
+import SignInFiles
 
 /// A ``RecordedScript`` as the YAML file a person would have written: a header saying what to
 /// export, one step per item with its comment above it, strings double-quoted (JSON's escapes,

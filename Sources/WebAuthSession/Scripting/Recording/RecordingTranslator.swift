@@ -1,4 +1,4 @@
-import WebAuthFormats
+import SignInFiles
 
 /// Turns the recorder's events (``RecordedEvent``), in order, into a ``RecordedScript``: fill or
 /// type by what the page did with the keys, a password from the environment, a one-time code

@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthSession
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth record`: the person signs in once in the window; the engine writes the login script
 /// that replays that sign-in headless (issue 43).
