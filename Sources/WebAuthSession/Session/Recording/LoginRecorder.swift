@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// What the person does on each page of the top frame (clicks, typed text, Enter, checkboxes,
 /// `<select>` choices, account choosers) is heard in the engine's isolated world from trusted
-/// events only (``RecorderScript``). A password is never sent to it; no typed value reaches
+/// events only (`RecorderScript`). A password is never sent to it; no typed value reaches
 /// `onProgress`. The script reads a password from the environment, a one-time code from a TOTP
 /// secret in the environment, other text from a batch variable unless values are kept.
 public final class LoginRecorder: Sendable {
