@@ -21,7 +21,8 @@ struct SecretReleaseTests {
         webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
         let home = webauth.home.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        webauth.environment["HOME"] = home.path
+        webauth.environment["HOME"] = home.path  // Docker's configuration too
+        webauth.environment["DOCKER_CONFIG"] = ""
     }
 
     /// alice signed in (headless, the password from the environment) as the default profile.
@@ -67,9 +68,16 @@ struct SecretReleaseTests {
         #expect(try await git("protocol=https\nhost=registry.example.com:5000").contains(token))
         #expect(try await git("protocol=https\nhost=registry.example.com").isEmpty)
 
+        // Docker's configuration says which names are registries it sends to this helper; list
+        // names those that get serves (localhost:8080 through the loopback key that says http), and
+        // never the git host credential_hosts also maps.
+        let dockerConfig = URL(fileURLWithPath: try #require(webauth.environment["HOME"])).appendingPathComponent(".docker/config.json")
+        try FileManager.default.createDirectory(at: dockerConfig.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try #"{"credsStore": "webauth", "auths": {"registry.example.com:5000": {}, "registry.example.com": {}, "localhost:8080": {}}}"#
+            .write(to: dockerConfig, atomically: true, encoding: .utf8)
         let list = try await helper(["docker-credential", "list"], input: "")
         guard case .object(let listed) = try JSONValue(parsing: list.stdout) else { Issue.record("stdout: \(list.stdout)"); return }
-        #expect(Set(listed.keys) == ["git.example.com", "registry.example.com:5000", "http://localhost:8080"])
+        #expect(Set(listed.keys) == ["registry.example.com:5000", "localhost:8080"], "stdout: \(list.stdout)")
         for server in listed.keys {
             let get = try await helper(["docker-credential", "get"], input: server)
             #expect(get.status == 0 && (try? JSONValue(parsing: get.stdout)["Secret"]) == .string(token), "\(server): \(get.stdout)")
