@@ -158,8 +158,9 @@ struct NewcomerTests {
         let bin = newcomer.root.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         for (name, status) in [("xdg-open", 3), ("gio", 4)] {
-            let path = bin.appendingPathComponent(name).path
-            #expect(FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\nexit \(status)\n".utf8), attributes: [.posixPermissions: 0o755]))
+            // close-on-exec: FileManager's descriptor could be inherited by a child another test forks,
+            // and the script's exec then fails with ETXTBSY (sh's 126, seen once under a CPU hog)
+            _ = try WebAuthBinary.writeExecutable(at: bin.appendingPathComponent(name).path, "#!/bin/sh\nexit \(status)\n")
         }
         let run = try await newcomer(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--flow", "browser", "--timeout", "2"],
                                      environment: ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])

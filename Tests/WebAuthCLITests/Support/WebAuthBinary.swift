@@ -82,7 +82,12 @@ struct WebAuthBinary {
     /// is close-on-exec: a child another test forks meanwhile must not inherit it open for
     /// writing, or running the script fails with ETXTBSY (exit 126) for as long as that child lives.
     func executable(_ name: String, _ text: String) throws -> String {
-        let path = home.appendingPathComponent(name).path
+        try Self.writeExecutable(at: home.appendingPathComponent(name).path, text)
+    }
+
+    /// Writes an executable script at `path`, through a close-on-exec descriptor (see
+    /// ``executable(_:_:)``), and returns the path.
+    static func writeExecutable(at path: String, _ text: String) throws -> String {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
