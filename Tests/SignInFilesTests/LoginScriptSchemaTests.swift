@@ -20,7 +20,7 @@ struct LoginScriptSchemaTests {
 
     /// The scripts in WebAuthSessionTests' Fixtures/login-scripts/ (read by path: the engine's tests run them).
     static func fixtureScripts() throws -> [URL] {
-        let folder = LoginScriptSchema.root.appendingPathComponent("Tests/WebAuthSessionTests/Fixtures/login-scripts")
+        let folder = Guides.root.appendingPathComponent("Tests/WebAuthSessionTests/Fixtures/login-scripts")
         return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "yaml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }

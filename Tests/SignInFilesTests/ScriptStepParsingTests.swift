@@ -17,7 +17,7 @@ struct ScriptStepParsingTests {
 
     /// A script in WebAuthSessionTests' Fixtures/login-scripts/ (read by path: the engine's tests run them).
     func loginScriptFixture(_ name: String) throws -> LoginScript {
-        try LoginScript(contentsOfFile: LoginScriptSchema.root.appendingPathComponent("Tests/WebAuthSessionTests/Fixtures/login-scripts/\(name).yaml").path)
+        try LoginScript(contentsOfFile: Guides.root.appendingPathComponent("Tests/WebAuthSessionTests/Fixtures/login-scripts/\(name).yaml").path)
     }
 
     @Test("the fixtures read as the steps they say")

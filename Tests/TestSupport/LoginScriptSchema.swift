@@ -3,9 +3,6 @@ import Foundation
 /// The JSON schemas of docs/schemas/ as an outside validator applies them (scripts/check-json-schema):
 /// for the schemas' own tests and for the scripts `webauth record` writes.
 package enum LoginScriptSchema {
-    /// The package's root, three folders above this file.
-    package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Writes each of `texts` to a file of its own in a new directory and returns their paths.
     package static func files(_ texts: [String]) throws -> [String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scripts-\(UUID().uuidString)")
@@ -20,8 +17,8 @@ package enum LoginScriptSchema {
     /// scripts/check-json-schema with docs/schemas/`schema`.schema.json on `files`: its exit status
     /// and what it printed.
     package static func check(_ files: [String], schema: String = "login-script") async throws -> (status: Int32, output: String) {
-        let child = try ChildProcess(root.appendingPathComponent("scripts/check-json-schema").path,
-                                     [root.appendingPathComponent("docs/schemas/\(schema).schema.json").path] + files,
+        let child = try ChildProcess(Guides.root.appendingPathComponent("scripts/check-json-schema").path,
+                                     [Guides.root.appendingPathComponent("docs/schemas/\(schema).schema.json").path] + files,
                                      environment: ProcessInfo.processInfo.environment, stdout: .pipe, stderr: .pipe)
         let output = await child.outputToEnd()
         return (await child.exitStatus(), String(decoding: output, as: UTF8.self))
