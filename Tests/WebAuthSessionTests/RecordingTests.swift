@@ -141,7 +141,9 @@ extension EngineTests {
                 let code = try await OneTimeCodes.shared.next(for: TimeBasedOneTimePassword(base32Secret: provider.totpUsers[users[0]]!))
                 try await person.type(code, in: session)
                 try await person.click("form.password button[type=submit]", in: session, leavesPage: true)
-                try await session.waitForText("Accept")
+                // The consent's heading is empty until the portal's translation fills it in, which
+                // moves the buttons down: the person waits for the translated heading.
+                try await session.waitForText("would like to:")
                 try await person.click("form.confirm button.positive", in: session, leavesPage: true)
             }
             #expect(recorded.idToken.subject == users[0])
