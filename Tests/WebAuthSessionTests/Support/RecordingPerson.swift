@@ -48,9 +48,20 @@ actor RecordingPerson {
     /// the focus, and went nowhere.
     nonisolated func click(_ selector: String, in session: WebAuthenticationSession, leavesPage: Bool = false) async throws {
         await Self.raise(session)
-        // The page's layout is final once it has loaded (style sheets, images): the point comes from it.
+        // As a person waits to see the element: the page has loaded (style sheets, images), the
+        // element is enabled, and its box is the same in two frames in a row; the point comes from it.
         try await session.waitForElement(try await Self.mark(when: { mark in
-            "if (document.readyState === 'complete') \(mark); else addEventListener('load', () => \(mark), { once: true });"
+            """
+            const element = document.querySelector(\(JSONValue.string(selector)));
+            let last = null;
+            const frame = () => {
+              const r = element.getBoundingClientRect();
+              const box = [r.x, r.y, r.width, r.height].join();
+              if (box === last && !element.disabled) \(mark); else { last = box; requestAnimationFrame(frame); }
+            };
+            if (document.readyState === 'complete') requestAnimationFrame(frame);
+            else addEventListener('load', () => requestAnimationFrame(frame), { once: true });
+            """
         }, in: session))
         let point = try await XInput.screenPoint(of: selector, in: session)
         let seen = leavesPage ? nil : try await Self.mark(afterSeeing: 1, "click", on: selector, in: session)
