@@ -164,7 +164,10 @@ enum RecorderScript {
             if (message && (message.kind === 'create' || message.kind === 'get')) post({ kind: 'passkey', text: message.kind });
           }, true);
           addEventListener('pagehide', flush, true);
-          document.addEventListener('DOMContentLoaded', () => post({ kind: 'page' }));
+          // The page is reported once it is on the screen: at its first frame after parsing, whose
+          // rendering update applies `autofocus` before it runs animation frame callbacks, so a
+          // person who types as soon as the page is reported types into the focused field.
+          document.addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => post({ kind: 'page' })));
         })();
         """
 }

@@ -1,6 +1,7 @@
 /// What a ``LoginRecorder`` tells its observer while the person signs in: never a typed value.
 public enum RecordingProgress: Sendable, Hashable, CustomStringConvertible {
-    /// A page of the sign-in was loaded and is being recorded (its path and title).
+    /// A page of the sign-in is on the screen (parsed, its first frame drawn, its `autofocus`
+    /// field focused) and is being recorded (its path and title).
     case page(path: String, title: String)
     /// An action was recorded: the step it becomes, described without its value.
     case recorded(String)
