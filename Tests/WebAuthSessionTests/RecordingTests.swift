@@ -34,6 +34,27 @@ extension EngineTests {
             return (person, try TestEngine.session(url, redirectURI: "com.example:/cb", options: options(recordingFor: person)))
         }
 
+        /// Runs `session` to its redirect while `person` acts in it. A step of the person's that
+        /// fails cancels the sign-in, and the test fails with that step's error at once (not with
+        /// the redirect wait's, a minute later, which does not say what went wrong).
+        static func signIn(_ session: WebAuthenticationSession, while acting: @escaping @Sendable () async throws -> Void) async throws -> RedirectCallback {
+            let drive = Task {
+                do { try await acting() } catch {
+                    session.cancel()
+                    throw error
+                }
+            }
+            do {
+                let callback = try await session.start()
+                try await drive.value
+                return callback
+            } catch {
+                drive.cancel()
+                if case .failure(let step) = await drive.result, !(step is CancellationError) { throw step }
+                throw error
+            }
+        }
+
         /// What the person does on the development provider: user name, password, Enter; the
         /// authenticator code, a click on Verify; a click on Allow.
         static func signIn(as user: OpenIDProvider.User, person: RecordingPerson, session: WebAuthenticationSession) async throws {
@@ -182,7 +203,7 @@ extension EngineTests {
         func reactPage() async throws {
             let site = try await TestSite.start()
             let (person, session) = try Self.recording(try EngineTests.ReactLogin.page(on: site))
-            let drive = Task {
+            let callback = try await Self.signIn(session) {
                 await person.waitForPage(titled: "React sign-in")
                 try await person.click("#user", in: session)
                 try await person.type("alice", in: session)
@@ -192,8 +213,6 @@ extension EngineTests {
                 _ = try await session.evaluateJavaScript("document.getElementById('user').click(); document.body.dispatchEvent(new MouseEvent('click', {bubbles: true})); true")
                 try await person.click("#submit", in: session, leavesPage: true)
             }
-            let callback = try await session.start()
-            try await drive.value
             #expect(callback["user"] == "alice")
             let recorded = person.recorder.script(options: RecordingOptions(keepValues: true))
             #expect(recorded.script.steps == [.fill("#user", .literal("alice")), .fill("#password", .environment("PASSWORD")),
@@ -223,14 +242,12 @@ extension EngineTests {
                 </script>
                 """)
             let (person, session) = try Self.recording(page)
-            let drive = Task {
+            let callback = try await Self.signIn(session) {
                 await person.waitForPage(titled: "Split code")
                 try await person.click("[aria-label=\"Digit 1\"]", in: session)
                 try await person.type("123456", in: session)
                 try await person.click("#go", in: session, leavesPage: true)
             }
-            let callback = try await session.start()
-            try await drive.value
             #expect(callback["code"] == "123456")
             let recorded = person.recorder.script(options: RecordingOptions(keepValues: true))
             #expect(recorded.script.steps == [.type("input[aria-label=\"Digit 1\"]", .literal("123456")), .click("#go")], "\(recorded.text)")

@@ -49,12 +49,14 @@ actor RecordingPerson {
     nonisolated func click(_ selector: String, in session: WebAuthenticationSession, leavesPage: Bool = false) async throws {
         await Self.raise(session)
         // As a person waits to see the element: the page has loaded (style sheets, images), the
-        // element is enabled, and its box is the same in two frames in a row; the point comes from it.
+        // element is there (a page's script may render it later) and enabled, and its box is the
+        // same in two frames in a row; the point comes from it.
         try await session.waitForElement(try await Self.mark(when: { mark in
             """
-            const element = document.querySelector(\(JSONValue.string(selector)));
             let last = null;
             const frame = () => {
+              const element = document.querySelector(\(JSONValue.string(selector)));
+              if (!element) { last = null; requestAnimationFrame(frame); return; }
               const r = element.getBoundingClientRect();
               const box = [r.x, r.y, r.width, r.height].join();
               if (box === last && !element.disabled) \(mark); else { last = box; requestAnimationFrame(frame); }
