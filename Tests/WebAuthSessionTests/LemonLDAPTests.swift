@@ -35,6 +35,20 @@ extension EngineTests {
             }
         }
 
+        /// Registers a key of the virtual authenticator `passkey` as `user`'s WebAuthn second factor,
+        /// on the portal's own registration page for a signed-in user (its relying party ID: localhost).
+        static func registerKey(of user: String, in passkey: VirtualAuthenticatorSettings, on provider: LemonLDAPProvider) async throws {
+            var register = try LoginScript(contentsOfFile: Bundle.module.path(forResource: "webauthn-register", ofType: "yaml",
+                                                                            inDirectory: "Fixtures/lemonldap")!)
+            register.passkey = passkey
+            register.settleTimeout = nil
+            let page = try TestEngine.session(URL(string: provider.issuer + "/2fregisters/webauthn")!, redirectURI: Self.redirect)
+            let registration = Task { try await page.start() }
+            try await register.run(in: page, environment: ["LLNG_USER": user, "LLNG_PASSWORD": user])
+            page.cancel()
+            _ = await registration.result
+        }
+
         func publicClient(_ provider: LemonLDAPProvider) throws -> OpenIDConnectClient {
             OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-public", redirectURI: try RedirectURI(Self.redirect))
         }
@@ -104,16 +118,7 @@ extension EngineTests {
             let passkey = VirtualAuthenticatorSettings(credentialsFile: file)
             var environment = ProcessInfo.processInfo.environment
             (environment["LLNG_USER"], environment["LLNG_PASSWORD"]) = ("jharkness", "jharkness")
-            // The portal's own registration page, for a signed-in user (its relying party ID: localhost).
-            var register = try LoginScript(contentsOfFile: Bundle.module.path(forResource: "webauthn-register", ofType: "yaml",
-                                                                            inDirectory: "Fixtures/lemonldap")!)
-            register.passkey = passkey
-            register.settleTimeout = nil
-            let page = try TestEngine.session(URL(string: provider.issuer + "/2fregisters/webauthn")!, redirectURI: Self.redirect)
-            let registration = Task { try await page.start() }
-            try await register.run(in: page, environment: environment)
-            page.cancel()
-            _ = await registration.result
+            try await Self.registerKey(of: "jharkness", in: passkey, on: provider)
             #expect(try VirtualAuthenticator(settings: passkey).credentials.map(\.relyingPartyID) == ["localhost"])
             // The OpenID sign-in: password, then the portal asks for the key, then consent.
             var signIn = try LoginScript(contentsOfFile: Bundle.module.path(forResource: "webauthn", ofType: "yaml", inDirectory: "Fixtures/lemonldap")!)

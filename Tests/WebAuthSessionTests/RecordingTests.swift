@@ -199,6 +199,52 @@ extension EngineTests {
             }
         }
 
+        @Test("LemonLDAP::NG: password and its WebAuthn second factor recorded once (the key prompt becomes a passkey: block); five headless replays")
+        func lemonLDAPWebAuthn() async throws {
+            let provider = try await LemonLDAPProvider.shared.value
+            let user = "ianchesterton"  // a Demo user's password is its login
+            let passkey = VirtualAuthenticatorSettings(credentialsFile: PasskeyPages.credentialsFile())
+            defer { try? FileManager.default.removeItem(atPath: passkey.credentialsFile!) }
+            try await EngineTests.LemonLDAP.registerKey(of: user, in: passkey, on: provider)
+            let oidc = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-public", redirectURI: try RedirectURI(EngineTests.LemonLDAP.redirect))
+            let person = RecordingPerson()
+            let recorded = try await oidc.signIn(options: Self.options(recordingFor: person)) { session in
+                // The person's own key, made real by the virtual authenticator, as on the passkey page above.
+                await session.usePasskeys(passkey, secretHosts: [])
+                try await session.waitForElement("#userfield[placeholder]")
+                try await person.click("#userfield", in: session)
+                try await person.type(user, in: session)
+                try await person.click("#passwordfield", in: session)
+                try await person.type(user, in: session)
+                try await person.click("#lform button[type=submit]", in: session, leavesPage: true)
+                // The portal asks for the key by itself and posts its answer; then its consent.
+                try await session.waitForText("would like to:")
+                try await person.click("form.confirm button.positive", in: session, leavesPage: true)
+            }
+            #expect(recorded.idToken.subject == user)
+            let script = person.recorder.script()
+            let text = script.text
+            #expect(!text.contains(user), "no typed value in the file:\n\(text)")
+            #expect(script.usesPasskey && text.contains("passkey:\n  credentials_file: \"passkey-credentials.json\""), "\(text)")
+            let submit = "button[type=\"submit\"]"
+            #expect(script.script.steps == [
+                .fill("#userfield", .variable("user")), .fill("#passwordfield", .environment("PASSWORD")), .click(submit),
+                .waitForURL(containing: "/oauth2"), .click("button.positive"),
+            ], "\(text)")
+            let oneOff = Set(script.steps.indices.filter { script.steps[$0].oneOff })
+            #expect(oneOff == [script.steps.count - 1], "the consent screen is marked:\n\(text)")
+            let file = try LoginScriptSchema.files([script.makingOptional(oneOff).text])
+            #expect(try await LoginScriptSchema.check(file).status == 0)
+            var replay = try LoginScript(contentsOfFile: file[0])
+            replay.passkey?.credentialsFile = passkey.credentialsFile
+            replay.variables = ["user": .literal(user)]
+            for _ in 1...5 {
+                let result = try await oidc.signIn(options: TestEngine.options(), script: replay.runner(environment: ["PASSWORD": user]))
+                #expect(result.idToken.subject == user)
+            }
+            #expect(try VirtualAuthenticator(settings: passkey).credentials.first?.signCount == 6, "the key signed the recording and each replay")
+        }
+
         @Test("the React 18 page: the button the page enabled late is waited for, Enter and clicks are trusted only; five headless replays")
         func reactPage() async throws {
             let site = try await TestSite.start()

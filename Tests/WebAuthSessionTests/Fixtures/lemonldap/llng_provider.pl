@@ -12,7 +12,7 @@
 # Issuer: http://localhost:PORT (a host name, since LemonLDAP::NG's SSO cookie needs a domain, and
 # a loopback one, so a login script may type a password into it over plain http; the cookie's
 # domain attribute is taken off on the way out, below). Demo users
-# (password = login): dwho, msmith, jharkness (added here, for the WebAuthn test alone), and rtyler, who has a TOTP second factor (SHA1, 6 digits,
+# (password = login): dwho, msmith, jharkness and ianchesterton (added here, one for the WebAuthn test, one for its recording), and rtyler, who has a TOTP second factor (SHA1, 6 digits,
 # 30 s) with the secret LLNG_TOTP_SECRET, as have the users of LLNG_TOTP_USERS with theirs. Public client "webauth-public" (PKCE required) and
 # confidential client "webauth-confidential" (secret LLNG_CLIENT_SECRET, client_secret_basic),
 # both with redirect and post-logout redirect URI com.example.webauth:/callback, refresh tokens,
@@ -106,6 +106,7 @@ sub hostOnlyCookies {
 require URI;
 require Lemonldap::NG::Portal::UserDB::Demo;
 $Lemonldap::NG::Portal::UserDB::Demo::demoAccounts{jharkness} = { uid => 'jharkness', cn => 'Jack Harkness', mail => 'jharkness@badwolf.org' };
+$Lemonldap::NG::Portal::UserDB::Demo::demoAccounts{ianchesterton} = { uid => 'ianchesterton', cn => 'Ian Chesterton', mail => 'ianchesterton@badwolf.org' };
 $Lemonldap::NG::Portal::UserDB::Demo::demoAccounts{$_} //= { uid => $_, cn => $_, mail => "$_\@badwolf.org" } for keys %totpUsers;
 require Lemonldap::NG::Portal::2F::WebAuthn;
 require Lemonldap::NG::Portal::2F::Register::WebAuthn;
