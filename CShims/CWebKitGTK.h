@@ -385,7 +385,17 @@ static inline GtkButtonBox *cwk_button_box(GtkWidget *widget) { return GTK_BUTTO
  * Wayland's global names (Window, Display, Status, Atom...) into every Swift file of the engine.
  * libgdk-3 exports both (GTK 3.22 and later); an X11 Window is an unsigned long. */
 GdkWindow *gdk_x11_window_foreign_new_for_display(GdkDisplay *display, unsigned long window);
+unsigned long gdk_x11_window_get_xid(GdkWindow *window);
 gboolean gdk_wayland_window_set_transient_for_exported(GdkWindow *window, char *parent_handle_str);
+
+/** The X11 window ID of `widget`'s toplevel, by which X clients (xdotool, xprop) name it; 0 when the
+ *  display is not X11 or the toplevel has no X11 window yet. */
+static inline unsigned long cwk_x11_window_id(GtkWidget *widget) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (!display || g_strcmp0(G_OBJECT_TYPE_NAME(display), "GdkX11Display") != 0) return 0;
+    GdkWindow *window = gtk_widget_get_window(gtk_widget_get_toplevel(widget));
+    return window ? gdk_x11_window_get_xid(window) : 0;
+}
 
 /** The GDK window of another program's X11 window `xid` (a new reference; keep it while a window
  *  is transient for it), or NULL when the display is not X11 or no such window exists. */

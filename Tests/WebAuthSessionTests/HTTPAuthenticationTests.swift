@@ -101,7 +101,7 @@ extension EngineTests {
             defer { signIn.cancel() }
             let asked = await recorder.first { if case .httpAuthenticationDialogShown = $0 { true } else { false } }
             #expect(asked == .httpAuthenticationDialogShown(host: "127.0.0.1", realm: "Basic area"))
-            let window = await XInput.uniqueTitle(for: session)
+            let window = try await XInput.window(of: session)
             try await XInput.type("alice", window: window)  // the dialog's user name field has the focus
             try await XInput.key("Tab", window: window)
             try await XInput.type("s3cret-pw", window: window)

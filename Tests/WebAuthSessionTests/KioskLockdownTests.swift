@@ -21,11 +21,11 @@ extension EngineTests {
             let session = try TestEngine.session(Self.page(site), redirectURI: "com.example:/cb", options: KioskVisitor.kioskOptions())
             let run = Task { try await session.start() }
             try await session.waitForElement("#text")
-            let title = await XInput.uniqueTitle(for: session)
+            let window = try await XInput.window(of: session)
             let text = try await XInput.screenPoint(of: "#text", in: session)
             try await XInput.click(x: text.x, y: text.y)  // the page has the keyboard focus
-            try await XInput.key("ctrl+a", window: title)
-            try await XInput.key("ctrl+c", window: title)
+            try await XInput.key("ctrl+a", window: window)
+            try await XInput.key("ctrl+c", window: window)
             // The copy travels from the web process to this one: wait for it to be there (a
             // condition, each try a round trip to the X server), so the test shows it was.
             var copied = ""
@@ -76,7 +76,7 @@ extension EngineTests {
                     return 1  // stay
                 }, nil, nil)
             }.value
-            try await XInput.key("ctrl+shift+d", window: await XInput.uniqueTitle(for: popup))
+            try await XInput.key("ctrl+shift+d", window: try await XInput.window(of: popup))
             _ = await emissions.next()
             #expect(await Self.inspectorIsOpen(), "the keybinding is on in this process: a popup opens the inspector")
             await Task { @WebKitActor in gtk_window_set_interactive_debugging(0) }.value
@@ -87,9 +87,9 @@ extension EngineTests {
             let kioskRun = Task { try await kiosk.start() }
             defer { kiosk.cancel() }
             try await kiosk.waitForElement("#sentinel")
-            let title = await XInput.uniqueTitle(for: kiosk)
+            let window = try await XInput.window(of: kiosk)
             for key in ["ctrl+shift+i", "ctrl+shift+d"] {
-                try await XInput.key(key, window: title)
+                try await XInput.key(key, window: window)
                 _ = await emissions.next()  // the keybinding's emission has run (and GTK's handler, had it not been stopped)
                 #expect(await !Self.inspectorIsOpen(), "no inspector from a kiosk window (\(key))")
             }

@@ -171,7 +171,7 @@ extension EngineTests {
             }.value
             #expect(focus.focused, "the button has the keyboard focus")
             #expect(focus.visible, "the focus is drawn")
-            let window = await XInput.uniqueTitle { kiosk.startScreen?.button }  // other tests' windows are titled "Sign in" too
+            let window = try await XInput.window { kiosk.startScreen?.button }
             try await XInput.key("Return", window: window)
             #expect(try await visitor.value.idToken.subject == OpenIDProvider.User.alice.subject)
         }

@@ -64,34 +64,35 @@ enum XInput {
         try await run("xdotool", ["key", key])
     }
 
-    /// Gives the session's window a title no other window on the display has (other tests' windows
-    /// are there too, many titled "Sign in"), for ``type(_:window:)`` and ``key(_:window:)``.
-    static func uniqueTitle(for session: WebAuthenticationSession) async -> String {
-        await uniqueTitle { session.page?.window }
+    /// The session's window, as X names it, for ``type(_:window:)`` and ``key(_:window:)``.
+    static func window(of session: WebAuthenticationSession) async throws -> Window {
+        try await window { session.page?.window }
     }
 
-    /// Gives the window of the widget `find` returns (on the GTK thread) a title no other window has.
-    static func uniqueTitle(ofWindowOf find: @escaping @WebKitActor @Sendable () -> UnsafeMutablePointer<GtkWidget>?) async -> String {
-        let title = "sign-in-\(UUID().uuidString.prefix(8))"
-        await Task { @WebKitActor in
-            guard let widget = find() else { return }
-            gtk_window_set_title(cwk_window(gtk_widget_get_toplevel(widget)), title)
-            // The new WM_NAME has reached the X server before xdotool searches for it: GDK sends
-            // it when the GTK thread next flushes, which under load came after xdotool's search
-            // had found no window and exited 1.
-            gdk_display_sync(gdk_display_get_default())
-        }.value
-        return title
+    /// The window of the widget `find` returns (on the GTK thread), as X names it. Not by a title:
+    /// the engine puts each page's title on its window, and under load a title a test gave the
+    /// window was replaced by the page's before xdotool searched for it, which then found nothing.
+    static func window(of find: @escaping @WebKitActor @Sendable () -> UnsafeMutablePointer<GtkWidget>?) async throws -> Window {
+        let id = await Task { @WebKitActor in find().map { cwk_x11_window_id($0) } ?? 0 }.value
+        guard id != 0 else { throw XInputFailure(program: "xdotool", status: -1, output: "no X11 window to give the keyboard to") }
+        return Window(id: id)
     }
 
-    /// Gives the keyboard focus to the window titled `title` and types `text` there, key by key.
-    static func type(_ text: String, window title: String) async throws {
-        try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "type", "--delay", "20", text])
+    /// Gives the keyboard focus to `window` and types `text` there, key by key.
+    static func type(_ text: String, window: Window) async throws {
+        try await run("xdotool", ["windowfocus", "--sync", window.argument, "type", "--delay", "20", text])
     }
 
-    /// Gives the keyboard focus to the window titled `title` and presses `key` (an X keysym name: "Return", "Tab").
-    static func key(_ key: String, window title: String) async throws {
-        try await run("xdotool", ["search", "--name", "^\(title)$", "windowfocus", "--sync", "key", key])
+    /// Gives the keyboard focus to `window` and presses `key` (an X keysym name: "Return", "Tab").
+    static func key(_ key: String, window: Window) async throws {
+        try await run("xdotool", ["windowfocus", "--sync", window.argument, "key", key])
+    }
+
+    /// A toplevel window on the display, by its X11 window ID.
+    struct Window: Sendable {
+        let id: UInt
+        /// The ID as xdotool takes it.
+        var argument: String { String(id) }
     }
 
     /// The text of the X selection `name` (`clipboard`, `primary`) as another program pastes it
