@@ -43,6 +43,7 @@ extension EngineTests {
             }
             let said = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
             #expect(!said.contains("FAILED:"), "\(said.split(separator: "\n").filter { $0.hasPrefix("FAILED:") })")
+            if case .signal = result?.exitStatus { Issue.record("the child ended on a signal; the end of its stderr:\n\(said.suffix(3000))") }
         }
 
         /// WebKitGTK gives the shared context's own data manager a network process, and each view's
