@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDSignIn
 import TestSupport
 import Testing
 import WebAuthn
@@ -28,31 +29,33 @@ extension EngineTests {
             return options
         }
 
-        /// A person, and a session in a window for `url` (redirecting to `com.example:/cb`) that records them.
-        static func recording(_ url: URL) throws -> (RecordingPerson, WebAuthenticationSession) {
-            let person = RecordingPerson()
-            return (person, try TestEngine.session(url, redirectURI: "com.example:/cb", options: options(recordingFor: person)))
+        /// Shows `url` in a window that records `person`, who acts in `acting`, and returns its
+        /// redirect to `com.example:/cb`. The engine's user agent runs `acting` beside the page, as it
+        /// runs a login script: a step of the person's that fails ends the sign-in with that step's
+        /// error at once, not with the redirect wait's a minute later.
+        static func record(_ url: URL, person: RecordingPerson,
+                           acting: @escaping @Sendable (WebAuthenticationSession) async throws -> Void) async throws -> RedirectCallback {
+            try await WebAuthenticationUserAgent(options: options(recordingFor: person), script: acting)
+                .present(AuthorizationPresentation(url: url, redirectURI: try RedirectURI("com.example:/cb"), expectedState: "", purpose: .authorization))
         }
 
-        /// Runs `session` to its redirect while `person` acts in it. A step of the person's that
-        /// fails cancels the sign-in, and the test fails with that step's error at once (not with
-        /// the redirect wait's, a minute later, which does not say what went wrong).
-        static func signIn(_ session: WebAuthenticationSession, while acting: @escaping @Sendable () async throws -> Void) async throws -> RedirectCallback {
-            let drive = Task {
-                do { try await acting() } catch {
-                    session.cancel()
-                    throw error
-                }
-            }
-            do {
-                let callback = try await session.start()
-                try await drive.value
-                return callback
-            } catch {
-                drive.cancel()
-                if case .failure(let step) = await drive.result, !(step is CancellationError) { throw step }
-                throw error
-            }
+        /// What the person does on LemonLDAP::NG's login form: once the portal has translated it
+        /// (its translation, loaded after the page, moves the form: #userfield's placeholder says
+        /// it is done), the user name, the password (a Demo user's is its login), Connect.
+        static func portalLogin(as user: String, person: RecordingPerson, session: WebAuthenticationSession) async throws {
+            try await session.waitForElement("#userfield[placeholder]")
+            try await person.click("#userfield", in: session)
+            try await person.type(user, in: session)
+            try await person.click("#passwordfield", in: session)
+            try await person.type(user, in: session)
+            try await person.click("#lform button[type=submit]", in: session, leavesPage: true)
+        }
+
+        /// What the person does on LemonLDAP::NG's consent screen: Accept, once the heading is there
+        /// (it is empty until the portal's translation fills it in, which moves the buttons down).
+        static func portalConsent(person: RecordingPerson, session: WebAuthenticationSession) async throws {
+            try await session.waitForText("would like to:")
+            try await person.click("form.confirm button.positive", in: session, leavesPage: true)
         }
 
         /// What the person does on the development provider: user name, password, Enter; the
@@ -149,23 +152,13 @@ extension EngineTests {
             let oidc = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-public", redirectURI: try RedirectURI(EngineTests.LemonLDAP.redirect))
             let person = RecordingPerson()
             let recorded = try await oidc.signIn(options: Self.options(recordingFor: person)) { session in
-                // The portal translates its page once loaded (placeholders, labels), which moves the
-                // form: the person waits until it is translated (#userfield's placeholder is set).
-                try await session.waitForElement("#userfield[placeholder]")
-                try await person.click("#userfield", in: session)
-                try await person.type(users[0], in: session)
-                try await person.click("#passwordfield", in: session)
-                try await person.type(users[0], in: session)  // a Demo user's password is its login
-                try await person.click("#lform button[type=submit]", in: session, leavesPage: true)
+                try await Self.portalLogin(as: users[0], person: person, session: session)
                 try await session.waitForElement("#extcode[placeholder]")
                 try await person.click("#extcode", in: session)
                 let code = try await OneTimeCodes.shared.next(for: TimeBasedOneTimePassword(base32Secret: provider.totpUsers[users[0]]!))
                 try await person.type(code, in: session)
                 try await person.click("form.password button[type=submit]", in: session, leavesPage: true)
-                // The consent's heading is empty until the portal's translation fills it in, which
-                // moves the buttons down: the person waits for the translated heading.
-                try await session.waitForText("would like to:")
-                try await person.click("form.confirm button.positive", in: session, leavesPage: true)
+                try await Self.portalConsent(person: person, session: session)
             }
             #expect(recorded.idToken.subject == users[0])
             let script = person.recorder.script()
@@ -202,7 +195,7 @@ extension EngineTests {
         @Test("LemonLDAP::NG: password and its WebAuthn second factor recorded once (the key prompt becomes a passkey: block); five headless replays")
         func lemonLDAPWebAuthn() async throws {
             let provider = try await LemonLDAPProvider.shared.value
-            let user = "ianchesterton"  // a Demo user's password is its login
+            let user = "ianchesterton"
             let passkey = VirtualAuthenticatorSettings(credentialsFile: PasskeyPages.credentialsFile())
             defer { try? FileManager.default.removeItem(atPath: passkey.credentialsFile!) }
             try await EngineTests.LemonLDAP.registerKey(of: user, in: passkey, on: provider)
@@ -211,15 +204,9 @@ extension EngineTests {
             let recorded = try await oidc.signIn(options: Self.options(recordingFor: person)) { session in
                 // The person's own key, made real by the virtual authenticator, as on the passkey page above.
                 await session.usePasskeys(passkey, secretHosts: [])
-                try await session.waitForElement("#userfield[placeholder]")
-                try await person.click("#userfield", in: session)
-                try await person.type(user, in: session)
-                try await person.click("#passwordfield", in: session)
-                try await person.type(user, in: session)
-                try await person.click("#lform button[type=submit]", in: session, leavesPage: true)
+                try await Self.portalLogin(as: user, person: person, session: session)
                 // The portal asks for the key by itself and posts its answer; then its consent.
-                try await session.waitForText("would like to:")
-                try await person.click("form.confirm button.positive", in: session, leavesPage: true)
+                try await Self.portalConsent(person: person, session: session)
             }
             #expect(recorded.idToken.subject == user)
             let script = person.recorder.script()
@@ -248,8 +235,8 @@ extension EngineTests {
         @Test("the React 18 page: the button the page enabled late is waited for, Enter and clicks are trusted only; five headless replays")
         func reactPage() async throws {
             let site = try await TestSite.start()
-            let (person, session) = try Self.recording(try EngineTests.ReactLogin.page(on: site))
-            let callback = try await Self.signIn(session) {
+            let person = RecordingPerson()
+            let callback = try await Self.record(try EngineTests.ReactLogin.page(on: site), person: person) { session in
                 await person.waitForPage(titled: "React sign-in")
                 try await person.click("#user", in: session)
                 try await person.type("alice", in: session)
@@ -287,8 +274,8 @@ extension EngineTests {
                 }));
                 </script>
                 """)
-            let (person, session) = try Self.recording(page)
-            let callback = try await Self.signIn(session) {
+            let person = RecordingPerson()
+            let callback = try await Self.record(page, person: person) { session in
                 await person.waitForPage(titled: "Split code")
                 try await person.click("[aria-label=\"Digit 1\"]", in: session)
                 try await person.type("123456", in: session)
