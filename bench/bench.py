@@ -272,8 +272,13 @@ def driven_sign_ins(provider, runs, one_sign_in):
 # ---- Selenium -------------------------------------------------------------------------------
 
 def wait_for(driver, condition, timeout=30):
+    """Polls `condition` until it holds. A poll that lands while the page unloads (WebKitWebDriver:
+    "Callback was not called before the unload event") or finds an element of the page just left
+    is polled again, as a person would look again."""
+    from selenium.common.exceptions import NoSuchFrameException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, timeout, poll_frequency=0.005).until(condition)
+    return WebDriverWait(driver, timeout, poll_frequency=0.005,
+                         ignored_exceptions=(NoSuchFrameException, StaleElementReferenceException)).until(condition)
 
 
 class CallbackServer:
