@@ -28,7 +28,7 @@ def sign_in(token):
     subscription = bus.signal_subscribe(BROKER, "org.webauthsession.Request1", "Response", prefix + token, None,
                                         Gio.DBusSignalFlags.NONE, heard, None)
     options = {"issuer": GLib.Variant("s", issuer), "client_id": GLib.Variant("s", "webauth-demo"), "account": GLib.Variant("s", "bench"),
-               "scopes": GLib.Variant("as", ["openid"]), "script": GLib.Variant("s", script), "handle_token": GLib.Variant("s", token)}
+               "scopes": GLib.Variant("as", ["openid"]), "script_content": GLib.Variant("s", open(script).read()), "handle_token": GLib.Variant("s", token)}
     start = time.perf_counter()
     bus.call_sync(BROKER, PATH, "org.webauthsession.Broker1", "SignIn", GLib.Variant("(sa{sv})", ("", options)), None,
                   Gio.DBusCallFlags.NONE, -1, None)
