@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DevProvider", targets: ["DevProvider"]),
         .library(name: "WebAuthBroker", targets: ["WebAuthBroker"]),
         .executable(name: "webauth", targets: ["webauth"]),
+        .executable(name: "webauth-tokens", targets: ["webauth-tokens"]),
         .executable(name: "webauth-engine", targets: ["webauth-engine"]),
     ],
     dependencies: [
@@ -71,11 +72,12 @@ let package = Package(
             providers: [.apt(["libfido2-dev"])]
         ),
         // What the modules share and no one module owns: terminal-safe text, "did you mean", private
-        // files, locks, blocking calls on a thread of their own, reads that survive a signal. Package access only.
+        // files, locks, blocking calls on a thread of their own, reads that survive a signal, RFC 3986's
+        // host rules, webauth's version. Package access only.
         .target(name: "WebAuthSupport"),
         // The one rule for every secret that leaves (a typed value, a password, a certificate, a token,
         // a variable, a passkey's answer, a PIN): who may receive it, asked by the engine, the CLI and the broker.
-        .target(name: "SecretGate", dependencies: ["OpenIDConnect"]),
+        .target(name: "SecretGate", dependencies: ["WebAuthSupport"]),
         .target(
             name: "OpenIDConnect",
             dependencies: [
@@ -161,11 +163,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The broker's bus names, values and errors, and one GetToken call: GIO alone, so that
+        // `webauth`'s shortcut asks the broker before any large library loads.
+        .target(name: "BrokerWire", dependencies: ["CGDBus"]),
         // The broker's bus contract: names, options decoding, results. GVariant but no WebKit, so
         // the fuzzer links it.
-        .target(name: "WebAuthBrokerContract", dependencies: ["OpenIDConnect", "WebAuthSupport", "CGDBus"]),
+        .target(name: "WebAuthBrokerContract", dependencies: ["BrokerWire", "OpenIDConnect", "WebAuthSupport", "CGDBus"]),
         // webauth's own side of the broker: GetToken of a running broker, without WebKit.
-        .target(name: "WebAuthBrokerClient", dependencies: ["WebAuthBrokerContract", "WebAuthExitStatus", "GLibKit", "OpenIDConnect", "CGDBus"]),
+        .target(name: "WebAuthBrokerClient", dependencies: ["WebAuthBrokerContract", "WebAuthExitStatus", "OpenIDConnect"]),
         // The sign-in broker on the session bus: a layer beside the CLI, which
         // `webauth broker` only starts.
         .target(
@@ -216,13 +221,19 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // `webauth`, the light front: token, env, exec, status, userinfo and the
-        // credential helpers here, without loading WebKitGTK or GTK; every other command is
+        // What `webauth` answers before any large library loads (a fresh token, its version), and
+        // the hand-over of everything else to the executable that runs it.
+        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "WebAuthSupport"]),
+        // `webauth`: the shortcut, else `webauth-tokens`, as it was called.
+        .executableTarget(name: "webauth", dependencies: ["WebAuthFront"]),
+        // `webauth-tokens`: token, env, exec, status, userinfo and the credential helpers, refreshes
+        // and the keyring included, without loading WebKitGTK or GTK; every other command is
         // `webauth-engine`'s, which it executes.
         .executableTarget(
-            name: "webauth",
+            name: "webauth-tokens",
             dependencies: [
                 "WebAuthCommandLine",
+                "WebAuthFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -299,7 +310,7 @@ let package = Package(
             // client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-engine", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "SecretGate", "SignInFiles", "WebAuthSupport", "DevProvider", "TestSupport",
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-tokens", "webauth-engine", "WebAuthFront", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "SecretGate", "SignInFiles", "WebAuthSupport", "DevProvider", "TestSupport",
                                                      "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",

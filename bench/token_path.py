@@ -10,7 +10,8 @@ time and peak RSS over CALLS calls of each client, all interleaved, on the binar
 
 and four commands for each: `webauth token`, the git helper under real git (`git credential fill`),
 `docker-credential-webauth get`, and `webauth kubernetes-credential` called as kubectl calls its exec
-plugin (KUBERNETES_EXEC_INFO). Anchors: `webauth-engine token` (the engine linked), `gh auth token`
+plugin (KUBERNETES_EXEC_INFO). Anchors: `webauth-tokens token` (the same command without the front's
+shortcut, as `webauth token` ran before it), `webauth-engine token` (the engine linked), `gh auth token`
 (a Go credential helper; said when it is not installed), `cat` of the store file (the floor), and
 kubectl itself running the plugin against a server that refuses (the plugin within kubectl's own start).
 Numbers only; nothing passes or fails."""
@@ -73,13 +74,14 @@ def wait_for_name(address, name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True, help="the directory with the webauth and webauth-engine to measure")
+    parser.add_argument("--bin", required=True, help="the directory with the webauth, webauth-tokens and webauth-engine to measure")
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--output", help="a JSON file for the figures")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="webauth-token-bench-")
     webauth = os.path.abspath(os.path.join(args.bin, "webauth"))
     engine = os.path.abspath(os.path.join(args.bin, "webauth-engine"))
+    tokens = os.path.abspath(os.path.join(args.bin, "webauth-tokens"))
     base = {key: value for key, value in os.environ.items()
             if key not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS")}
     base.update(XDG_CONFIG_HOME=os.path.join(home, "config"), XDG_DATA_HOME=os.path.join(home, "data"), BENCH_PASSWORD=PASSWORD)
@@ -138,6 +140,8 @@ def main():
             clients[f"{place}: docker-credential-webauth get"] = ([docker_helper, "get"], environment, "https://registry.example.com\n", False)
             clients[f"{place}: webauth kubernetes-credential (as kubectl calls it)"] = (
                 [webauth, "kubernetes-credential"], dict(environment, KUBERNETES_EXEC_INFO=EXEC_INFO), None, False)
+        for place in ("file", "broker"):
+            clients[f"{place}: webauth-tokens token (no shortcut)"] = ([tokens, "token"], environments[place], None, False)
         clients["file: webauth-engine token (the engine linked)"] = ([engine, "token"], environments["file"], None, False)
         if shutil.which("gh"):
             gh = os.path.join(home, "gh")

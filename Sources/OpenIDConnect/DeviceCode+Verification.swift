@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// What a client checks of the verification URIs a device authorization response names before
 /// it shows them (RFC 8628 §5.4, "Remote phishing"): a person is sent to that page to sign in,
@@ -16,7 +17,7 @@ extension DeviceCode {
             let host = components?.host ?? ""
             switch components?.scheme?.lowercased() {
             case "https" where !host.isEmpty: continue
-            case "http" where URINormalization.isLoopback(host: host): continue
+            case "http" where URIText.isLoopback(host: host): continue
             case "http" where !host.isEmpty && issuerComponents?.scheme?.lowercased() == "http"
                 && issuerComponents?.host?.lowercased() == host.lowercased(): continue
             default: throw .insecureVerificationURI(URLRedaction.redactingValues(uri.absoluteString))

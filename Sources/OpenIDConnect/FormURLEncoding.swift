@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// `application/x-www-form-urlencoded`, the encoding of OAuth parameters in a query string,
 /// a fragment and a form-post body (RFC 6749 Appendix B).
@@ -42,25 +43,13 @@ package enum FormURLEncoding {
     package static func percentEncode(_ string: String) -> String {
         var out = ""
         for byte in string.utf8 {
-            if isUnreserved(byte) {
+            if URIText.isUnreserved(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
             }
         }
         return out
-    }
-
-    /// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
     }
 
     private static func percentDecode(_ encoded: Substring) -> String? {
@@ -72,7 +61,7 @@ package enum FormURLEncoding {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(URIText.hexValue), let low = iterator.next().flatMap(URIText.hexValue) else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -81,15 +70,5 @@ package enum FormURLEncoding {
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// The value of one hex digit.
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// The transport rule for a provider: its issuer, its endpoints and its `jwks_uri` are https,
 /// unless the issuer is on this machine (a loopback host: 127.0.0.0/8, ::1, `localhost`), or the
@@ -30,7 +31,7 @@ extension ProviderConfiguration {
 
     /// Whether `issuer`'s host is loopback: `localhost`, an address in 127.0.0.0/8, or `::1`.
     static func isLoopback(issuer: String) -> Bool {
-        URLComponents(string: issuer)?.host.map(URINormalization.isLoopback(host:)) ?? false
+        URLComponents(string: issuer)?.host.map(URIText.isLoopback(host:)) ?? false
     }
 
     private static func check(_ url: String, name: String, httpAllowed: Bool) throws(OpenIDConnectError) {

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// A redirect URI registered with an authorization server, and the exact-match rule that
 /// decides whether a navigation is the authorization response coming back to it.
@@ -85,7 +86,7 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
             guard parts.host?.isEmpty == false else { throw .malformed(string) }
             kind = .https
         case "http":
-            guard let host = parts.host, URINormalization.isLoopback(host: host) else {
+            guard let host = parts.host, URIText.isLoopback(host: host) else {
                 throw .insecureHTTP(string)
             }
             kind = .loopback
@@ -136,7 +137,7 @@ public struct RedirectURI: Sendable, Hashable, Codable, CustomStringConvertible 
         guard other.scheme == parts.scheme, other.effectivePort == parts.effectivePort else { return false }
         if other.host == parts.host { return true }
         guard kind == .loopback, let host = other.host else { return false }
-        return URINormalization.isLoopback(host: host)
+        return URIText.isLoopback(host: host)
     }
 
     private func matchesOrigin(_ other: URINormalization.Parts) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// RFC 3986 §6.2.2–6.2.3 normalisation, for comparing URIs that are written differently but
 /// mean the same: the scheme and host in lower case, percent-escapes of unreserved characters
@@ -39,6 +40,13 @@ package enum URINormalization {
         case badPercentEscape
         /// An IPv6 literal that does not parse.
         case badIPv6Literal
+
+        init(_ failure: URIText.Failure) {
+            switch failure {
+            case .badPercentEscape: self = .badPercentEscape
+            case .badIPv6Literal: self = .badIPv6Literal
+            }
+        }
     }
 
     /// The normalised parts of `uri`, an absolute URI.
@@ -59,17 +67,6 @@ package enum URINormalization {
         return Parts(scheme: scheme, userInfo: userInfo, host: host, port: port, path: path)
     }
 
-    /// Whether `host` (as written in a URI) is a loopback host: `localhost`, an IPv4 address in
-    /// 127.0.0.0/8, or the IPv6 address `::1` (RFC 8252 §7.3, RFC 6761 §6.3).
-    package static func isLoopback(host: String) -> Bool {
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        guard let normalized = try? normalizedHost(bracketed) else { return false }
-        if normalized == "localhost" || normalized == "[::1]" { return true }
-        var address = in_addr()
-        guard inet_pton(AF_INET, normalized, &address) == 1 else { return false }
-        return UInt32(bigEndian: address.s_addr) >> 24 == 127
-    }
-
     /// 80 for `http`, 443 for `https`, else `nil`.
     static func defaultPort(of scheme: String) -> Int? {
         switch scheme {
@@ -81,37 +78,11 @@ package enum URINormalization {
 
     /// A host in lower case with its escapes normalised; an IPv6 literal in canonical form.
     static func normalizedHost(_ raw: String) throws(Failure) -> String {
-        let host = try percentEscapes(raw).lowercased()
-        guard host.hasPrefix("[") else { return host }
-        guard host.hasSuffix("]") else { throw .badIPv6Literal }
-        var address = in6_addr()
-        let literal = String(host.dropFirst().dropLast())
-        guard inet_pton(AF_INET6, literal, &address) == 1 else { throw .badIPv6Literal }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { throw .badIPv6Literal }
-        return "[" + buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "]"
+        do { return try URIText.normalizedHost(raw) } catch { throw Failure(error) }
     }
 
     /// `text` with percent-escapes of unreserved characters decoded and the rest in upper-case hex.
     static func percentEscapes(_ text: String) throws(Failure) -> String {
-        var bytes = Array(text.utf8)[...]
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        while let byte = bytes.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                out.append(byte)
-                continue
-            }
-            guard bytes.count >= 2, let high = FormURLEncoding.hexValue(bytes.removeFirst()), let low = FormURLEncoding.hexValue(bytes.removeFirst()) else {
-                throw .badPercentEscape
-            }
-            let decoded = high << 4 | low
-            if FormURLEncoding.isUnreserved(decoded) {
-                out.append(decoded)
-            } else {
-                out += Array("%\(String(format: "%02X", decoded))".utf8)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        do { return try URIText.percentEscapes(text) } catch { throw Failure(error) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// Which issuer serves a person, asked of their own host (OpenID Connect Discovery 1.0 §2,
 /// WebFinger, RFC 7033): `GET /.well-known/webfinger?resource=…&rel=http://openid.net/specs/connect/1.0/issuer`.
@@ -88,7 +89,7 @@ public struct WebFingerQuery: Sendable, Hashable {
 
     /// Whether `host` (with a port, perhaps) is this machine.
     private static func isLoopback(_ host: String) -> Bool {
-        URLComponents(string: "http://" + host)?.host.map(URINormalization.isLoopback(host:)) ?? false
+        URLComponents(string: "http://" + host)?.host.map(URIText.isLoopback(host:)) ?? false
     }
 
     /// The JSON Resource Descriptor (RFC 7033 §4.4), as far as issuer discovery reads it.

@@ -1,5 +1,5 @@
 import Foundation
-import OpenIDConnect
+import WebAuthSupport
 
 /// The `credential_hosts` of the configuration file: which saved sign-in's access token the git
 /// and Docker helpers may hand to which site. A key is a site, a value a profile:
@@ -95,7 +95,7 @@ public struct CredentialHostMap: Sendable, Hashable {
                 + "or http://name:port for a loopback host, without user or path")
         }
         let bare = SecretRecipient.bare(host)
-        if scheme == "http", !URINormalization.isLoopback(host: bare) {
+        if scheme == "http", !URIText.isLoopback(host: bare) {
             throw EntryError(key: key, problem: "would send a token over plain http to a host that is not this machine; "
                 + "use https (write the key as \(rest))")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import OpenIDConnect
+import WebAuthSupport
 
 /// Who would receive a ``ReleasedSecret``: a site (a page, a server asking for HTTP
 /// authentication or a client certificate, a git remote, a container registry), a program, or an
@@ -37,7 +37,7 @@ public enum SecretRecipient: Sendable, Hashable, CustomStringConvertible {
     /// Whether `scheme` keeps a secret private on the way: `https`, or `http` to this machine.
     var isPrivateTransport: Bool {
         guard case .site(let scheme, let host, _) = self else { return true }
-        return scheme == "https" || (scheme == "http" && URINormalization.isLoopback(host: SecretRecipient.bare(host)))
+        return scheme == "https" || (scheme == "http" && URIText.isLoopback(host: SecretRecipient.bare(host)))
     }
 
     /// A site's `host` or `host:port`, as a `credential_hosts` key names it (a process: its name).

@@ -45,8 +45,7 @@ package struct ConfigurationFile {
     package init(data: Data, path: String) throws(ConfigurationFileError) {
         self.path = path
         let parsed: Any
-        if data.starts(with: Data("bplist".utf8)) || String(decoding: data.prefix(64), as: UTF8.self).contains("<?xml")
-            || String(decoding: data.prefix(64), as: UTF8.self).contains("<plist") {
+        if ConfigurationFileFormat.isPropertyList(data) {
             do { parsed = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
                 throw ConfigurationFileError(.malformed, path: path, "the configuration file \(path) is not a valid property list")
             }
@@ -63,7 +62,7 @@ package struct ConfigurationFile {
         if let credentials = dictionary["credentials"] as? [String: Any] {
             values.merge(credentials) { _, nested in nested }
         }
-        for key in values.keys where !Self.keys.contains(Self.snakeCase(key)) && key != "credentials" {
+        for key in values.keys where !Self.keys.contains(ConfigurationFileFormat.snakeCase(key)) && key != "credentials" {
             throw ConfigurationFileError(.unknownKey, path: path, Spelling.unknown("key", key, among: Self.keys) + " in \(path)")
         }
         self.values = values
@@ -86,13 +85,7 @@ package struct ConfigurationFile {
     }
 
     /// The keys a configuration file may hold (each also in camelCase).
-    package static let keys = ["issuer", "client_id", "client_secret", "redirect_uri", "authorization_endpoint", "token_endpoint", "jwks_uri",
-                       "allow_insecure_http", "scopes", "scope", "parameters", "device_authorization_endpoint", "store",
-                       "credential_hosts", "language", "proxy", "no_proxy", "ca_file",
-                       "client_certificate", "client_certificate_key", "negotiate_sites",
-
-                       "private_key_file", "private_key_id", "private_key_algorithm", "par", "dpop",
-                       "token_endpoint_auth_method", "id_token_signed_response_alg"]
+    package static var keys: [String] { ConfigurationFileFormat.all }
 
     /// The text under `key` (snake_case; the camelCase spelling is looked up too).
     /// - Throws: ``ConfigurationFileError`` when the value is there but is not text.
@@ -135,9 +128,6 @@ package struct ConfigurationFile {
         values[key] ?? values[Self.camelCase(key)]
     }
 
-    private static func snakeCase(_ key: String) -> String {
-        key.reduce(into: "") { snake, character in snake += character.isUppercase ? "_" + character.lowercased() : String(character) }
-    }
 
     private static func camelCase(_ key: String) -> String {
         let parts = key.split(separator: "_")

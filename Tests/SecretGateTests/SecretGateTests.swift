@@ -1,5 +1,4 @@
 import Foundation
-import OpenIDConnect
 import SecretGate
 import Testing
 

@@ -133,7 +133,9 @@ struct InterfaceTests {
         #expect(activation.contains("Name=org.webauthsession.Broker\nExec=\(prefix.path)/lib/webauth/webauth-engine broker\nSystemdService=webauth-broker.service"), "\(activation)")
         let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/webauth-broker.service"), encoding: .utf8)
         #expect(unit.contains("BusName=org.webauthsession.Broker\nExecStart=\(prefix.path)/lib/webauth/webauth-engine broker"), "\(unit)")
-        #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("lib/webauth/webauth-engine").path), "the engine beside the front")
+        for executable in ["webauth-tokens", "webauth-engine"] {
+            #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("lib/webauth/\(executable)").path), "\(executable) under lib/webauth")
+        }
         let rendered = try await webauth.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", prefix.appendingPathComponent("share/man/man1/webauth-token.1").path],
                                              environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
         #expect(rendered.status == 0 && rendered.stdout.contains("--min-valid") && !rendered.stderr.contains("warning"),

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import TestSupport
 import Testing
-@testable import webauth
+@testable import webauth_tokens
 
 /// The commands other tools call most (`token`, `env`, `exec`, `status`, `userinfo`,
-/// the git, Docker and Kubernetes credential helpers, `--version`) run in the light `webauth`,
-/// which links neither WebKitGTK nor GTK; every other command runs in `webauth-engine`, which the
-/// front finds from its own real path, in a build and in an installed `PREFIX`.
+/// the git, Docker and Kubernetes credential helpers, `--version`) run in `webauth` (its shortcut)
+/// or `webauth-tokens`, which link neither WebKitGTK nor GTK; every other command runs in
+/// `webauth-engine`. Each executable finds the next from its own real path, in a build and in an
+/// installed `PREFIX`.
 @Suite("the light webauth: no WebKitGTK or GTK for the token commands, the engine found for the rest", .startsWebKit(minutes: 5))
 struct LightFrontTests {
     let webauth = WebAuthBinary()
@@ -28,12 +29,20 @@ struct LightFrontTests {
         return run.stdout
     }
 
-    @Test("ldd of the light webauth names neither libwebkit2gtk nor libgtk (and of webauth-engine, both)")
+    @Test("ldd of webauth and webauth-tokens names neither libwebkit2gtk nor libgtk (and of webauth-engine, both); webauth's shortcut links none of GLib's HTTP, the keyring, curl or GnuTLS")
     func linksNoEngine() async throws {
-        let light = try await libraries(WebAuthBinary.binary)
-        #expect(!light.contains("libwebkit2gtk") && !light.contains("libgtk"), "the light webauth links the engine:\n\(light)")
+        let build = WebAuthBinary.binary.deletingLastPathComponent()
+        for binary in [WebAuthBinary.binary, build.appendingPathComponent("webauth-tokens")] {
+            let light = try await libraries(binary)
+            #expect(!light.contains("libwebkit2gtk") && !light.contains("libgtk"), "\(binary.lastPathComponent) links the engine:\n\(light)")
+        }
+        let front = try await libraries(WebAuthBinary.binary)
+        #expect(front.contains("libgio-2.0"), "the broker's GIO: \(front)")
+        for library in ["libsoup", "libsecret", "libcurl", "libgnutls"] {
+            #expect(!front.contains(library), "webauth's shortcut links \(library):\n\(front)")
+        }
         // The check sees what it looks for: the engine beside it links both.
-        let engine = try await libraries(WebAuthBinary.binary.deletingLastPathComponent().appendingPathComponent("webauth-engine"))
+        let engine = try await libraries(build.appendingPathComponent("webauth-engine"))
         #expect(engine.contains("libwebkit2gtk") && engine.contains("libgtk"), "\(engine)")
     }
 
@@ -71,7 +80,7 @@ struct LightFrontTests {
         #expect(run.status == 0, "cp: \(run.stderr)")
     }
 
-    @Test("an installed webauth finds PREFIX/lib/webauth/webauth-engine through a symlink elsewhere; without it, a clear error")
+    @Test("an installed webauth finds PREFIX/lib/webauth/webauth-tokens and webauth-engine through a symlink elsewhere; without them, a clear error")
     func findsTheEngine() async throws {
         let prefix = webauth.home.appendingPathComponent("prefix")
         let bin = prefix.appendingPathComponent("bin"), lib = prefix.appendingPathComponent("lib/webauth")
@@ -80,7 +89,9 @@ struct LightFrontTests {
         }
         let build = WebAuthBinary.binary.deletingLastPathComponent()
         try await copy(WebAuthBinary.binary, to: bin.appendingPathComponent("webauth"))
-        try await copy(build.appendingPathComponent("webauth-engine"), to: lib.appendingPathComponent("webauth-engine"))
+        for executable in ["webauth-tokens", "webauth-engine"] {
+            try await copy(build.appendingPathComponent(executable), to: lib.appendingPathComponent(executable))
+        }
         let link = webauth.home.appendingPathComponent("elsewhere/webauth")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: bin.appendingPathComponent("webauth"))
         let help = try await webauth.run(link, ["logout", "--help"])
@@ -89,9 +100,15 @@ struct LightFrontTests {
         let alone = webauth.home.appendingPathComponent("alone/webauth")
         try await copy(WebAuthBinary.binary, to: alone)
         let missing = try await webauth.run(alone, ["login", "--help"])
-        #expect(missing.status == 1 && missing.stderr.contains("Error: webauth-engine, which runs this command, is not installed")
-                    && missing.stderr.contains(webauth.home.appendingPathComponent("lib/webauth/webauth-engine").path),
+        #expect(missing.status == 1 && missing.stderr.contains("Error: webauth-tokens, which runs this command, is not installed")
+                    && missing.stderr.contains(webauth.home.appendingPathComponent("lib/webauth/webauth-tokens").path),
                 "\(missing.stderr)")
+        let tokensAlone = webauth.home.appendingPathComponent("alone/webauth-tokens")
+        try await copy(build.appendingPathComponent("webauth-tokens"), to: tokensAlone)
+        let noEngine = try await webauth.run(alone, ["login", "--help"])
+        #expect(noEngine.status == 1 && noEngine.stderr.contains("Error: webauth-engine, which runs this command, is not installed")
+                    && noEngine.stderr.contains(webauth.home.appendingPathComponent("alone/webauth-engine").path),
+                "\(noEngine.stderr)")
         // Its own commands still run without the engine.
         let version = try await webauth.run(alone, ["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")

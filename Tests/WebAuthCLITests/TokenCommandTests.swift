@@ -18,12 +18,7 @@ struct TokenCommandTests {
     /// A provider whose tokens live `lifetime` seconds, and alice signed in to it (`openid profile
     /// email offline_access`) with the tokens of the sign-in.
     func signedIn(lifetime: Int = 3600) async throws -> (provider: OpenIDProvider, tokens: JSONValue) {
-        let provider = try await OpenIDProvider.start(accessTokenLifetime: lifetime)
-        let login = try await webauth(["login", "--issuer", provider.issuer, "--client-id", "webauth-demo", "--headless", "--show-tokens",
-                                       "--scope", "openid profile email offline_access",
-                                       "--script", try webauth.file("login-\(UUID().uuidString).yaml", LoginCommandTests.passwordScript)])
-        try #require(login.status == 0, "stderr: \(login.stderr)")
-        return (provider, try JSONValue(parsing: login.stdout))
+        try await webauth.signedIn(lifetime: lifetime)
     }
 
     /// The saved sign-in of the default profile, as the file holds it.

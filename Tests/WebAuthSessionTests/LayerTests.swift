@@ -20,9 +20,9 @@ struct LayerTests {
         // and what signs in through any user agent
         "WebAuthSupport": [],
         "OpenIDConnect": ["WebAuthSupport", "CGnuTLS"],
-        "SecretGate": ["OpenIDConnect"],
+        "SecretGate": ["WebAuthSupport"],
         "OpenIDSignIn": ["OpenIDConnect", "CQREncode"],
-        "WebAuthn": ["SecretGate"],
+        "WebAuthn": ["SecretGate", "OpenIDConnect"],
         "SecurityKeys": ["WebAuthn", "CFido2"],
         "SignInFiles": ["WebAuthn"],
         // GLib without WebKit, and what stands on it
@@ -33,14 +33,18 @@ struct LayerTests {
         // the engine, the only module with WebKit
         "WebAuthSession": ["CWebKitGTK", "WebAuthNetwork", "WebAuthKeyring", "WebAuthExitStatus", "SecurityKeys",
                            "OpenIDSignIn", "SignInFiles"],
-        // the broker: its contract and webauth's client need no engine
-        "WebAuthBrokerContract": ["OpenIDConnect", "CGDBus"],
-        "WebAuthBrokerClient": ["WebAuthBrokerContract", "WebAuthExitStatus", "GLibKit"],
+        // the broker: its wire (GIO alone), its contract and webauth's client need no engine
+        "BrokerWire": ["CGDBus"],
+        "WebAuthBrokerContract": ["BrokerWire", "OpenIDConnect"],
+        "WebAuthBrokerClient": ["WebAuthBrokerContract", "WebAuthExitStatus"],
         "WebAuthBroker": ["WebAuthBrokerClient", "WebAuthSession"],
         "DevProvider": ["SignInFiles"],
-        // the command line: the light front never reaches the engine
+        // the command line: the front's shortcut reaches neither the protocol nor GLib's HTTP, the
+        // token commands never reach the engine
+        "WebAuthFront": ["SecretGate", "BrokerWire"],
+        "webauth": ["WebAuthFront"],
         "WebAuthCommandLine": ["SignInFiles", "WebAuthNetwork", "WebAuthKeyring", "WebAuthBrokerClient"],
-        "webauth": ["WebAuthCommandLine"],
+        "webauth-tokens": ["WebAuthCommandLine", "WebAuthFront"],
         "webauth-engine": ["WebAuthCommandLine", "WebAuthBroker", "DevProvider"],
         "webauth-bench": ["WebAuthSession"],
         "webauth-fuzz": ["SignInFiles", "WebAuthBrokerContract"],
@@ -58,7 +62,7 @@ struct LayerTests {
         "OpenIDSignInTests": ["OpenIDSignIn", "DevProvider", "TestSupport"],
         "OpenIDConnectTests": ["DevProviderTestSupport", "TestSupport"],
         "WebAuthBrokerTests": ["WebAuthBroker"],
-        "WebAuthCLITests": ["webauth", "webauth-engine", "webauth-fuzz", "TestSupport"],
+        "WebAuthCLITests": ["webauth", "webauth-tokens", "webauth-engine", "webauth-fuzz", "TestSupport"],
         "WebAuthSessionTests": ["WebAuthSession", "DevProvider", "TestSupport"],
     ]
 

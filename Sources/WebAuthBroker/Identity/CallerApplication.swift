@@ -90,12 +90,12 @@ public struct CallerApplication: Sendable, Hashable, CustomStringConvertible {
         return CallerApplication(.executable(path: executable, script: script))
     }
 
-    /// The executables that are `webauth` to a broker running as `engine`: the engine itself, and
-    /// the light front that executes it, where the front looks for it: the same
-    /// folder (a build), or `PREFIX/bin/webauth` for `PREFIX/lib/webauth/webauth-engine`.
+    /// The executables that are `webauth` to a broker running as `engine`: the engine itself,
+    /// `webauth-tokens` beside it, and the front that executes them, where the front looks for
+    /// them: the same folder (a build), or `PREFIX/bin/webauth` for `PREFIX/lib/webauth/`.
     static func webauthExecutables(engine: String) -> Set<String> {
         let folder = URL(fileURLWithPath: engine).deletingLastPathComponent()
-        return [engine, folder.appendingPathComponent("webauth").path,
+        return [engine, folder.appendingPathComponent("webauth-tokens").path, folder.appendingPathComponent("webauth").path,
                 folder.appendingPathComponent("../../bin/webauth").standardizedFileURL.path]
     }
 

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import WebAuthCommandLine
 import WebAuthExitStatus
 import WebAuthSession
-import WebAuthCommandLine
+import WebAuthSupport
 
 /// `webauth doctor`: does this machine have what a sign-in needs?
 struct Doctor: AsyncParsableCommand {

@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
 import WebAuthCommandLine
+import WebAuthFront
 
-/// `webauth`, the light front: the commands scripts and other tools call most
-/// (`token`, `env`, `exec`, `status`, `userinfo`, the git, Docker and Kubernetes credential
-/// helpers, `--version`) run here, without loading WebKitGTK or GTK; every other command, help and
-/// the manual are `webauth-engine`'s, which this process becomes (``EngineExecutable``), so a
-/// person still has one `webauth` with the whole command tree.
+/// `webauth-tokens`, which `webauth` becomes for what its shortcut does not answer: the commands
+/// scripts and other tools call most (`token`, `env`, `exec`, `status`, `userinfo`, the git, Docker
+/// and Kubernetes credential helpers, `--version`) run here, refreshes and the keyring included,
+/// without loading WebKitGTK or GTK; every other command, help and the manual are
+/// `webauth-engine`'s, which this process becomes in turn.
 @main
-enum WebAuthFront {
+enum TokenCommands {
     static func main() async {
         let arguments = CommandLine.arguments
-        guard LightCommand.serves(arguments) else { EngineExecutable.replaceProcess(arguments) }
+        guard LightCommand.serves(arguments) else { SiblingExecutable.replaceProcess("webauth-engine", arguments: arguments) }
         // As in the engine: our secret variables leave the environment before any command runs,
         // so a program `exec` starts never inherits them.
         CommandEnvironment.withholdSecrets()
@@ -31,7 +32,7 @@ enum WebAuthFront {
             }
         } catch is EngineRequired {
             CommandEnvironment.removeRuntimeDirectory()  // the engine makes its own; no exit handler runs after execve
-            EngineExecutable.replaceProcess(arguments, environment: CommandEnvironment.original)
+            SiblingExecutable.replaceProcess("webauth-engine", arguments: arguments, environment: CommandEnvironment.original)
         } catch {
             LightCommand.exit(withError: error)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebAuthCommandLine
+import WebAuthSupport
 
 /// The commands the light `webauth` runs itself: none of them needs the engine. Its `--help` is
 /// never shown: a root help, `help`, `manual` and every other command go to `webauth-engine`.

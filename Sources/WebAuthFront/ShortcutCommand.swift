@@ -1,0 +1,72 @@
+/// A command line the shortcut may answer, read as `webauth-tokens` reads it; any other (another
+/// command or option, an option given twice, a value it would refuse) is `nil`, and the command
+/// that runs it answers, errors and help included.
+enum ShortcutCommand: Equatable {
+    /// How `token` prints the token.
+    enum Format: String {
+        /// The token alone.
+        case raw
+        /// `access_token`, `token_type`, `expires_at`, `scope`.
+        case json
+        /// `Authorization: Bearer …`.
+        case header
+    }
+
+    /// `webauth --version`.
+    case version
+    /// `webauth token [--profile NAME] [--min-valid SECONDS] [--format raw|json|header]`.
+    case token(profile: String?, minimumValidity: Int?, format: Format)
+    /// `webauth kubernetes-credential [--profile NAME]`.
+    case kubernetesCredential(profile: String?)
+
+    /// The command `arguments` (the process's, its name first) give, when the shortcut may answer it.
+    init?(_ arguments: [String]) {
+        guard let name = arguments.first, !name.hasSuffix("docker-credential-webauth") else { return nil }
+        let rest = Array(arguments.dropFirst())
+        if rest == ["--version"] {
+            self = .version
+            return
+        }
+        switch rest.first {
+        case "token":
+            guard let options = Self.options(rest.dropFirst(), allowed: ["--profile", "--min-valid", "--format"]) else { return nil }
+            let minimumValidity = options["--min-valid"].map { Int($0) }
+            guard minimumValidity.map({ ($0 ?? -1) >= 0 }) ?? true,
+                  let format = Format(rawValue: options["--format"] ?? "raw") else { return nil }
+            self = .token(profile: options["--profile"], minimumValidity: minimumValidity ?? nil, format: format)
+        case "kubernetes-credential":
+            guard let options = Self.options(rest.dropFirst(), allowed: ["--profile"]) else { return nil }
+            self = .kubernetesCredential(profile: options["--profile"])
+        default:
+            return nil
+        }
+    }
+
+    /// The profile the command names: `--profile`, else a non-empty `$WEBAUTH_PROFILE`, else `default`.
+    func profile(_ environment: [String: String]) -> String {
+        let given: String? = switch self {
+        case .version: nil
+        case .token(let profile, _, _), .kubernetesCredential(let profile): profile
+        }
+        return given ?? environment["WEBAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    }
+
+    /// `--name value` and `--name=value` options among `allowed`, each at most once, with a value
+    /// that does not look like an option; `nil` for anything else.
+    private static func options(_ arguments: ArraySlice<String>, allowed: Set<String>) -> [String: String]? {
+        var options: [String: String] = [:]
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            let name: String, value: String
+            if let equals = argument.firstIndex(of: "=") {
+                (name, value) = (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+            } else {
+                guard let next = rest.popFirst() else { return nil }
+                (name, value) = (argument, next)
+            }
+            guard allowed.contains(name), options[name] == nil, !value.hasPrefix("-") else { return nil }
+            options[name] = value
+        }
+        return options
+    }
+}

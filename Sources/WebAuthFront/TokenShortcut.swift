@@ -1,0 +1,82 @@
+import BrokerWire
+import Foundation
+import SecretGate
+import WebAuthSupport
+
+/// What `webauth` answers itself, before any large library is loaded: `--version`, and `token` and
+/// `kubernetes-credential` when the running broker, or the saved sign-in's file, holds a token that
+/// is still fresh. It answers only what `webauth-tokens` would answer with the same bytes; for
+/// anything else (a refresh, the keyring, a secret or a route to find, an option it does not
+/// take, any error) it answers nothing, and the process becomes `webauth-tokens`.
+package enum TokenShortcut {
+    /// How long the shortcut waits for the broker, which answers a fresh token from memory at once:
+    /// a broker still refreshing then is asked again by `webauth-tokens`, within the command's own time.
+    static let brokerWait: Int32 = 5_000
+
+    /// The refresh margin of the token commands without `--min-valid`, in seconds.
+    static let defaultMinimumValidity = 60
+
+    /// The text `arguments` (the process's, its name first) print, or `nil` when the command must
+    /// run in `webauth-tokens`.
+    package static func answer(_ arguments: [String], environment: [String: String], now: Date = Date()) -> String? {
+        guard let command = ShortcutCommand(arguments) else { return nil }
+        let profile = command.profile(environment)
+        switch command {
+        case .version:
+            return WebAuthVersion.current
+        case .token(_, let minimumValidity, let format):
+            return freshToken(of: profile, minimumValidity: minimumValidity, environment: environment, now: now)
+                .flatMap { released($0, of: profile, to: "standard output") }?.line(format)
+        case .kubernetesCredential:
+            guard let apiVersion = KubernetesExecInfo.apiVersion(environment["KUBERNETES_EXEC_INFO"]) else { return nil }
+            return freshToken(of: profile, minimumValidity: nil, environment: environment, now: now)
+                .flatMap { released($0, of: profile, to: "the Kubernetes client") }?.execCredential(apiVersion: apiVersion)
+        }
+    }
+
+    /// `token`, if the one policy lets it go to the program `recipient` (as `webauth-tokens` asks).
+    private static func released(_ token: FreshToken, of profile: String, to recipient: String) -> FreshToken? {
+        (try? TokenText.check(token.token, as: .accessToken(profile: profile), to: .process(recipient))).map { token }
+    }
+
+    /// The access token of `profile` that stays valid for `minimumValidity` seconds more (the
+    /// commands' minute when `nil`): the running broker's, else the saved file's.
+    private static func freshToken(of profile: String, minimumValidity: Int?, environment: [String: String], now: Date) -> FreshToken? {
+        switch brokerToken(of: profile, minimumValidity: minimumValidity, environment: environment) {
+        case .answered(let token): return token
+        case .handOver: return nil
+        case .noBroker: break
+        }
+        // A configuration file can name the route of a refresh, which `webauth-tokens` checks
+        // before it uses even a fresh token: it answers then.
+        guard DefaultConfiguration.leavesTokensAlone(environment), let saved = SavedSignInFile(profile: profile, environment: environment) else { return nil }
+        if let minimumValidity, let lifetime = saved.lifetime, lifetime > 0, minimumValidity > lifetime { return nil }  // capped, with a note
+        return saved.token.isValid(for: minimumValidity ?? defaultMinimumValidity, after: now) ? saved.token : nil
+    }
+
+    private enum BrokerAnswer {
+        case answered(FreshToken)
+        case noBroker
+        case handOver
+    }
+
+    /// `GetToken` of the running broker, when `webauth-tokens` would ask it (no client secret or PIN
+    /// in the environment, a profile the broker can name) with the options it would send.
+    private static func brokerToken(of profile: String, minimumValidity: Int?, environment: [String: String]) -> BrokerAnswer {
+        guard !["WEBAUTH_CLIENT_SECRET", "WEBAUTH_PKCS11_PIN"].contains(where: { environment[$0] != nil }),
+              (try? AccountName.checked(profile)) != nil else { return .noBroker }
+        var options: [String: BusValue] = ["account": .string(profile)]
+        if let minimumValidity { options["min_valid"] = .uint32(UInt32(clamping: minimumValidity)) }
+        switch BrokerTokenCall.ask(options, environment: environment, timeoutMilliseconds: brokerWait) {
+        case .results(let results):
+            guard case .string(let token)? = results["access_token"], !token.isEmpty else { return .noBroker }
+            var tokenType = "Bearer", expiresAt: Date?, scopes: [String]?
+            if case .string(let type)? = results["token_type"] { tokenType = type }
+            if case .int64(let seconds)? = results["expires_at"] { expiresAt = Date(timeIntervalSince1970: Double(seconds)) }
+            if case .strings(let granted)? = results["scopes"] { scopes = granted }
+            return .answered(FreshToken(token: token, tokenType: tokenType, expiresAt: expiresAt, scopes: scopes))
+        case .noBroker, .refused(.failed, _), .refused(.accessDenied, _): return .noBroker
+        case .refused, .timedOut: return .handOver
+        }
+    }
+}
