@@ -128,7 +128,6 @@ package struct ConfigurationFile {
         values[key] ?? values[Self.camelCase(key)]
     }
 
-
     private static func camelCase(_ key: String) -> String {
         let parts = key.split(separator: "_")
         return (parts.first.map(String.init) ?? "") + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

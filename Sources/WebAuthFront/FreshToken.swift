@@ -38,7 +38,7 @@ struct FreshToken: Equatable {
     }
 
     /// `value` as the commands print JSON: keys sorted, slashes as they are.
-    private static func json(_ value: some Encodable) -> String {
+    static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"

@@ -18,11 +18,20 @@ enum ShortcutCommand: Equatable {
     case token(profile: String?, minimumValidity: Int?, format: Format)
     /// `webauth kubernetes-credential [--profile NAME]`.
     case kubernetesCredential(profile: String?)
+    /// `webauth git-credential get`: git's request on stdin.
+    case gitCredential
+    /// `docker-credential-webauth get` (or `webauth docker-credential get`): Docker's server URL on stdin.
+    case dockerCredential
 
     /// The command `arguments` (the process's, its name first) give, when the shortcut may answer it.
     init?(_ arguments: [String]) {
-        guard let name = arguments.first, !name.hasSuffix("docker-credential-webauth") else { return nil }
+        guard let name = arguments.first else { return nil }
         let rest = Array(arguments.dropFirst())
+        if name.split(separator: "/").last == "docker-credential-webauth" {
+            guard rest == ["get"] else { return nil }
+            self = .dockerCredential
+            return
+        }
         if rest == ["--version"] {
             self = .version
             return
@@ -37,15 +46,20 @@ enum ShortcutCommand: Equatable {
         case "kubernetes-credential":
             guard let options = Self.options(rest.dropFirst(), allowed: ["--profile"]) else { return nil }
             self = .kubernetesCredential(profile: options["--profile"])
+        case "git-credential" where rest == ["git-credential", "get"]:
+            self = .gitCredential
+        case "docker-credential" where rest == ["docker-credential", "get"]:
+            self = .dockerCredential
         default:
             return nil
         }
     }
 
-    /// The profile the command names: `--profile`, else a non-empty `$WEBAUTH_PROFILE`, else `default`.
+    /// The profile the command names: `--profile`, else a non-empty `$WEBAUTH_PROFILE`, else
+    /// `default` (the credential helpers take theirs from `credential_hosts`).
     func profile(_ environment: [String: String]) -> String {
         let given: String? = switch self {
-        case .version: nil
+        case .version, .gitCredential, .dockerCredential: nil
         case .token(let profile, _, _), .kubernetesCredential(let profile): profile
         }
         return given ?? environment["WEBAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// The executables `webauth` is made of, found from where the running one really is
 /// (`/proc/self/exe`, symlinks resolved), so that any `PREFIX` works: beside it in a build
@@ -14,13 +12,18 @@ package enum SiblingExecutable {
     }
 
     /// This process becomes the executable `name` with `arguments` (its name first, as given) and
-    /// `environment` (the process's own when `nil`); never returns. When it cannot: `Error:` on
-    /// stderr and exit 1 (a local failure).
-    package static func replaceProcess(_ name: String, arguments: [String], environment: [String: String]? = nil) -> Never {
+    /// `environment` (the process's own when `nil`); never returns. `standardInput`, what this
+    /// process read of its stdin, is what the executable reads there instead, followed by nothing.
+    /// When it cannot: `Error:` on stderr and exit 1 (a local failure).
+    package static func replaceProcess(_ name: String, arguments: [String], environment: [String: String]? = nil,
+                                       standardInput: Data? = nil) -> Never {
         let tried = candidates(name, besides: runningExecutable() ?? arguments.first ?? name)
         guard let path = tried.first(where: { access($0, X_OK) == 0 }) else {
             fail("\(name), which runs this command, is not installed (looked for \(tried.joined(separator: " and ")))",
                  advice: "Reinstall webauth (scripts/install, or the Debian package).")
+        }
+        if let standardInput, !giveBack(standardInput) {
+            fail("the command's input could not be handed to \(name): \(String(cString: strerror(errno)))", advice: "Run the command again.")
         }
         let argv = arguments.map { strdup($0) } + [nil]
         if let environment {
@@ -30,6 +33,45 @@ package enum SiblingExecutable {
             execv(path, argv)
         }
         fail("\(path) cannot be run: \(String(cString: strerror(errno)))", advice: "Check that it is an executable file you may run.")
+    }
+
+    /// Makes `input` the process's stdin: a pipe that holds it whole (grown to its size when it must
+    /// be), or for an input larger than a pipe may hold, fed by a child process of its own.
+    private static func giveBack(_ input: Data) -> Bool {
+        // Linux's pipe-size commands (F_LINUX_SPECIFIC_BASE + 7 and + 8), which Glibc's module does not show.
+        let (setPipeSize, getPipeSize): (Int32, Int32) = (1031, 1032)
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return false }
+        let (reader, writer) = (ends[0], ends[1])
+        if input.count > fcntl(writer, getPipeSize) { _ = fcntl(writer, setPipeSize, Int32(clamping: input.count)) }
+        if input.count <= fcntl(writer, getPipeSize) {
+            guard writeAll(input, to: writer) else { return false }
+        } else {
+            let feeder = fork()
+            guard feeder >= 0 else { return false }
+            if feeder == 0 {
+                close(reader)
+                _exit(writeAll(input, to: writer) ? 0 : 1)
+            }
+        }
+        close(writer)
+        guard dup2(reader, STDIN_FILENO) >= 0 else { return false }
+        close(reader)
+        return true
+    }
+
+    /// Writes all of `data` to `descriptor`, again after a signal.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
     }
 
     /// The running executable's real path.

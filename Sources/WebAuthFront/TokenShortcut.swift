@@ -3,12 +3,21 @@ import Foundation
 import SecretGate
 import WebAuthSupport
 
-/// What `webauth` answers itself, before any large library is loaded: `--version`, and `token` and
-/// `kubernetes-credential` when the running broker, or the saved sign-in's file, holds a token that
-/// is still fresh. It answers only what `webauth-tokens` would answer with the same bytes; for
-/// anything else (a refresh, the keyring, a secret or a route to find, an option it does not
-/// take, any error) it answers nothing, and the process becomes `webauth-tokens`.
+/// What `webauth` answers itself, before any large library is loaded: `--version`, and `token`,
+/// `kubernetes-credential` and the git and Docker helpers' `get` when the running broker, or the saved
+/// sign-in's file, holds a token that is still fresh. It answers only what `webauth-tokens` would
+/// answer with the same bytes; for anything else (a refresh, the keyring, a secret or a route to
+/// find, an option it does not take, a site `credential_hosts` does not map, any error) it answers
+/// nothing, and the process becomes `webauth-tokens`, given back what it read of stdin.
 package enum TokenShortcut {
+    /// What the shortcut made of a command line.
+    package enum Outcome: Equatable {
+        /// The command's output (its last line without the newline).
+        case answered(String)
+        /// `webauth-tokens` must run the command, with `standardInput` (what the shortcut read of it, if anything) on stdin.
+        case handOver(standardInput: Data?)
+    }
+
     /// How long the shortcut waits for the broker, which answers a fresh token from memory at once:
     /// a broker still refreshing then is asked again by `webauth-tokens`, within the command's own time.
     static let brokerWait: Int32 = 5_000
@@ -16,32 +25,50 @@ package enum TokenShortcut {
     /// The refresh margin of the token commands without `--min-valid`, in seconds.
     static let defaultMinimumValidity = 60
 
-    /// The text `arguments` (the process's, its name first) print, or `nil` when the command must
-    /// run in `webauth-tokens`.
-    package static func answer(_ arguments: [String], environment: [String: String], now: Date = Date()) -> String? {
-        guard let command = ShortcutCommand(arguments) else { return nil }
+    /// What to do with `arguments` (the process's, its name first); a credential helper's request
+    /// is read from `standardInput`.
+    package static func answer(_ arguments: [String], environment: [String: String], standardInput: FileHandle = .standardInput,
+                               now: Date = Date()) -> Outcome {
+        guard let command = ShortcutCommand(arguments) else { return .handOver(standardInput: nil) }
+        switch command {
+        case .gitCredential, .dockerCredential:
+            // The file first: with one in doubt, stdin is left for webauth-tokens as it is.
+            guard let configuration = DefaultConfiguration(environment) else { return .handOver(standardInput: nil) }
+            guard let input = standardInput.readToEndRetryingInterruptions() else { return .handOver(standardInput: Data()) }
+            let answer = command == .gitCredential ? GitRequest(input)?.answer(configuration, environment: environment, now: now)
+                : DockerRequest(input)?.answer(configuration, environment: environment, now: now)
+            return answer.map { .answered($0) } ?? .handOver(standardInput: input)
+        default:
+            return answer(command, environment: environment, now: now).map { .answered($0) } ?? .handOver(standardInput: nil)
+        }
+    }
+
+    /// The output of `command`, which reads no stdin, or `nil` to hand it over.
+    private static func answer(_ command: ShortcutCommand, environment: [String: String], now: Date) -> String? {
         let profile = command.profile(environment)
         switch command {
         case .version:
             return WebAuthVersion.current
         case .token(_, let minimumValidity, let format):
             return freshToken(of: profile, minimumValidity: minimumValidity, environment: environment, now: now)
-                .flatMap { released($0, of: profile, to: "standard output") }?.line(format)
+                .flatMap { released($0, of: profile, to: .process("standard output")) }?.line(format)
         case .kubernetesCredential:
             guard let apiVersion = KubernetesExecInfo.apiVersion(environment["KUBERNETES_EXEC_INFO"]) else { return nil }
             return freshToken(of: profile, minimumValidity: nil, environment: environment, now: now)
-                .flatMap { released($0, of: profile, to: "the Kubernetes client") }?.execCredential(apiVersion: apiVersion)
+                .flatMap { released($0, of: profile, to: .process("the Kubernetes client")) }?.execCredential(apiVersion: apiVersion)
+        case .gitCredential, .dockerCredential:
+            return nil
         }
     }
 
-    /// `token`, if the one policy lets it go to the program `recipient` (as `webauth-tokens` asks).
-    private static func released(_ token: FreshToken, of profile: String, to recipient: String) -> FreshToken? {
-        (try? TokenText.check(token.token, as: .accessToken(profile: profile), to: .process(recipient))).map { token }
+    /// `token`, if the one policy lets it go to `recipient` (as `webauth-tokens` asks).
+    static func released(_ token: FreshToken, of profile: String, to recipient: SecretRecipient) -> FreshToken? {
+        (try? TokenText.check(token.token, as: .accessToken(profile: profile), to: recipient)).map { token }
     }
 
     /// The access token of `profile` that stays valid for `minimumValidity` seconds more (the
     /// commands' minute when `nil`): the running broker's, else the saved file's.
-    private static func freshToken(of profile: String, minimumValidity: Int?, environment: [String: String], now: Date) -> FreshToken? {
+    static func freshToken(of profile: String, minimumValidity: Int?, environment: [String: String], now: Date) -> FreshToken? {
         switch brokerToken(of: profile, minimumValidity: minimumValidity, environment: environment) {
         case .answered(let token): return token
         case .handOver: return nil
@@ -49,7 +76,7 @@ package enum TokenShortcut {
         }
         // A configuration file can name the route of a refresh, which `webauth-tokens` checks
         // before it uses even a fresh token: it answers then.
-        guard DefaultConfiguration.leavesTokensAlone(environment), let saved = SavedSignInFile(profile: profile, environment: environment) else { return nil }
+        guard DefaultConfiguration(environment) != nil, let saved = SavedSignInFile(profile: profile, environment: environment) else { return nil }
         if let minimumValidity, let lifetime = saved.lifetime, lifetime > 0, minimumValidity > lifetime { return nil }  // capped, with a note
         return saved.token.isValid(for: minimumValidity ?? defaultMinimumValidity, after: now) ? saved.token : nil
     }

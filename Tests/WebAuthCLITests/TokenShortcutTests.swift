@@ -30,6 +30,17 @@ struct TokenShortcutTests {
     /// `webauth-tokens` of the build, which answers when the shortcut does not.
     var tokenCommands: URL { WebAuthBinary.binary.deletingLastPathComponent().appendingPathComponent("webauth-tokens") }
 
+    /// Runs `executable arguments` with the file `input` on stdin, as git and Docker give their requests.
+    func run(_ executable: URL, _ arguments: [String], input: String) async throws -> WebAuthBinary.Run {
+        let file = try webauth.file("input-\(UUID().uuidString)", input)
+        return try await webauth.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"f="$0"; "$@" < "$f""#, file, executable.path] + arguments)
+    }
+
+    /// Maps git's and Docker's hosts of these tests to the default profile.
+    func mapHelperHosts() throws {
+        try webauth.configure(#"{"credentials": {"credential_hosts": {"git.example.com": "default", "registry.example.com": "default"}}, "store": "file"}"#)
+    }
+
     @Test("token in each format and option spelling, kubernetes-credential for v1 and v1beta1, --version: the shortcut alone prints what webauth-tokens prints, and refreshes nothing")
     func sameBytes() async throws {
         let (provider, tokens) = try await webauth.signedIn()
@@ -53,6 +64,47 @@ struct TokenShortcutTests {
         #expect(credential["apiVersion"] == .string("client.authentication.k8s.io/v1beta1") && credential["status"]?["expirationTimestamp"] != nil,
                 "\(credential)")
         #expect(provider.refreshCount == 0, "a fresh token is printed as it is")
+    }
+
+    @Test("git-credential get and Docker's get (either name): the shortcut alone answers a mapped site with what webauth-tokens answers")
+    func helpersSameBytes() async throws {
+        let (provider, tokens) = try await webauth.signedIn()
+        try mapHelperHosts()
+        let alone = try await aloneFront()
+        let docker = alone.deletingLastPathComponent().appendingPathComponent("docker-credential-webauth")
+        try FileManager.default.createSymbolicLink(at: docker, withDestinationURL: alone)
+        let git = "protocol=https\nhost=git.example.com\n\n"
+        let cases: [(URL, [String], String, URL, [String])] = [
+            (alone, ["git-credential", "get"], git, tokenCommands, ["git-credential", "get"]),
+            (docker, ["get"], "https://registry.example.com\n", tokenCommands, ["docker-credential", "get"]),
+            (alone, ["docker-credential", "get"], "registry.example.com", tokenCommands, ["docker-credential", "get"]),
+        ]
+        for (shortcutBinary, shortcutArguments, input, fullBinary, fullArguments) in cases {
+            let shortcut = try await run(shortcutBinary, shortcutArguments, input: input)
+            let full = try await run(fullBinary, fullArguments, input: input)
+            #expect(shortcut.status == 0 && full.status == 0 && !shortcut.stdout.isEmpty && shortcut.stdout == full.stdout && shortcut.stderr.isEmpty,
+                    "\(shortcutArguments): the shortcut printed \(shortcut.stdout) (\(shortcut.stderr)), webauth-tokens \(full.stdout) (\(full.stderr))")
+        }
+        #expect(try await run(alone, ["git-credential", "get"], input: git).stdout
+                    == "username=oauth2\npassword=\(tokens["access_token"]?.stringValue ?? "-")\n")
+        #expect(provider.refreshCount == 0)
+    }
+
+    @Test("a helper's request the shortcut read and cannot answer reaches webauth-tokens whole, a small one and one larger than a pipe holds")
+    func helperInputHandedOn() async throws {
+        let (provider, _) = try await webauth.signedIn(lifetime: 30)  // never fresh for the helpers' minute: webauth-tokens refreshes
+        try mapHelperHosts()
+        let alone = try await aloneFront()
+        let unmapped = try await run(alone, ["git-credential", "get"], input: "protocol=https\nhost=elsewhere.example.com\n\n")
+        #expect(unmapped.status == 1 && unmapped.stderr.contains("webauth-tokens, which runs this command"), "not ours: \(unmapped.stderr)")
+        // The host comes last, after 2 MiB of a path (a pipe holds at most 1 MiB): webauth-tokens
+        // answers for it only if it read every byte the shortcut had read.
+        for padding in [0, 2 << 20] {
+            let request = "protocol=https\npath=\(String(repeating: "a", count: padding))\nhost=git.example.com\n\n"
+            let answered = try await run(WebAuthBinary.binary, ["git-credential", "get"], input: request)
+            #expect(answered.status == 0 && answered.stdout.hasPrefix("username=oauth2\npassword="), "\(padding): \(answered.stdout) \(answered.stderr)")
+        }
+        #expect(provider.refreshCount == 2, "each answer came from webauth-tokens' refresh")
     }
 
     @Test("hands on, as given, what it may not answer: a token to refresh, other options and commands, help, a configuration file, no saved sign-in")
