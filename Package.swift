@@ -223,7 +223,7 @@ let package = Package(
         ),
         // What `webauth` answers before any large library loads (a fresh token, its version), and
         // the hand-over of everything else to the executable that runs it.
-        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "WebAuthSupport"]),
+        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "WebAuthSupport", "CGDBus"]),
         // `webauth`: the shortcut, else `webauth-tokens`, as it was called.
         .executableTarget(name: "webauth", dependencies: ["WebAuthFront"]),
         // `webauth-tokens`: token, env, exec, status, userinfo and the credential helpers, refreshes

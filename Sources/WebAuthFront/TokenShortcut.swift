@@ -76,7 +76,7 @@ package enum TokenShortcut {
         }
         // A configuration file can name the route of a refresh, which `webauth-tokens` checks
         // before it uses even a fresh token: it answers then.
-        guard DefaultConfiguration(environment) != nil, let saved = SavedSignInFile(profile: profile, environment: environment) else { return nil }
+        guard DefaultConfiguration(environment) != nil, let saved = SavedSignIn(profile: profile, environment: environment) else { return nil }
         if let minimumValidity, let lifetime = saved.lifetime, lifetime > 0, minimumValidity > lifetime { return nil }  // capped, with a note
         return saved.token.isValid(for: minimumValidity ?? defaultMinimumValidity, after: now) ? saved.token : nil
     }

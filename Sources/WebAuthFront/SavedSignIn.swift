@@ -3,36 +3,40 @@ import Glibc
 #endif
 import Foundation
 
-/// The part of a saved sign-in's file (`$XDG_STATE_HOME/webauthsession/NAME.json`, as the file store
-/// writes it) that says whether its access token may be printed as it is, read without the protocol
-/// stack. It answers only when the whole command would print that token too: anything the full
-/// reader would refuse, refresh, or ask a secret or a route for is `nil`, and that reader answers.
-struct SavedSignInFile {
+/// The part of a saved sign-in that says whether its access token may be printed as it is, read
+/// without the protocol stack where `webauth-tokens` reads it: its file
+/// (`$XDG_STATE_HOME/webauthsession/NAME.json`), else, when there is none, the keyring's item. It
+/// answers only when the whole command would print that token too: anything the full reader would
+/// refuse, refresh, or ask a secret or a route for is `nil`, and that reader answers.
+struct SavedSignIn {
     /// The saved access token, fresh or not.
     let token: FreshToken
     /// The provider's access-token lifetime in seconds, when it said.
     let lifetime: Int?
 
-    /// The saved sign-in `profile` in the file store `environment` names, if the shortcut may use it.
+    /// The saved sign-in `profile`, if the shortcut may use it: the file `environment` names, else the keyring's.
     init?(profile: String, environment: [String: String]) {
-        guard !profile.isEmpty, !profile.contains("/"), profile != ".", profile != "..",
-              let folder = Self.folder(environment), Self.isPrivate(folder),
-              let data = try? Data(contentsOf: URL(filePath: folder + "/" + profile + ".json")),
+        guard !profile.isEmpty, !profile.contains("/"), profile != ".", profile != "..", let folder = Self.folder(environment),
+              let data = Self.file(folder + "/" + profile + ".json", in: folder) ?? KeyringItem.archive(of: profile),
               let archive = try? JSONDecoder().decode(Archive.self, from: data),
               archive.format == "webauthsession.auth-state", let state = archive.state.usable(environment) else { return nil }
         (token, lifetime) = state
+    }
+
+    /// The content of the file at `path`; `nil` when there is none. A file the store would refuse
+    /// (its folder not this user's alone) or cannot read gives empty content, which no reader takes.
+    private static func file(_ path: String, in folder: String) -> Data? {
+        var info = stat()
+        guard stat(folder, &info) == 0 else { return errno == ENOENT ? nil : Data() }
+        guard info.st_uid == geteuid(), info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return Data() }
+        guard access(path, F_OK) == 0 else { return errno == ENOENT ? nil : Data() }
+        return (try? Data(contentsOf: URL(filePath: path))) ?? Data()
     }
 
     /// The file store's folder: `$XDG_STATE_HOME/webauthsession` (an absolute path), else `~/.local/state/webauthsession`.
     private static func folder(_ environment: [String: String]) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/webauthsession" }
         return environment["HOME"].map { $0 + "/.local/state/webauthsession" }
-    }
-
-    /// Whether `folder` belongs to this user and nobody else may write to it, as the file store requires.
-    private static func isPrivate(_ folder: String) -> Bool {
-        var info = stat()
-        return stat(folder, &info) == 0 && info.st_uid == geteuid() && info.st_mode & (S_IWGRP | S_IWOTH) == 0
     }
 
     private struct Archive: Decodable {
