@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CGDBus
 
 /// One `GetToken` of the broker running on the session bus, with nothing but GIO: what both
@@ -25,7 +22,7 @@ public enum BrokerTokenCall {
     /// - Parameter environment: where the session bus is: `DBUS_SESSION_BUS_ADDRESS`, else
     ///   `$XDG_RUNTIME_DIR/bus` when that socket exists; never a bus started for the occasion (GDBus's autolaunch).
     public static func ask(_ options: [String: BusValue], environment: [String: String], timeoutMilliseconds: Int32) -> Answer {
-        guard let address = sessionBusAddress(environment) else { return .noBroker }
+        guard let address = SessionBus.address(environment) else { return .noBroker }
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
@@ -59,15 +56,5 @@ public enum BrokerTokenCall {
         }
         guard let name = BrokerErrorName(rawValue: remote) else { return .noBroker }
         return .refused(name, message: message)
-    }
-
-    /// The session bus's address in `environment`, when there is a bus to reach.
-    private static func sessionBusAddress(_ environment: [String: String]) -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
-        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
-        let socket = runtime + "/bus"
-        var status = stat()
-        guard stat(socket, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK else { return nil }
-        return "unix:path=" + socket
     }
 }

@@ -1,3 +1,4 @@
+import BrokerWire
 internal import CGDBus
 import Foundation
 
@@ -7,10 +8,11 @@ import Foundation
 /// starts without it. The same calls as the keyring store's read (`cws_service_answers`, then
 /// `cws_lookup_secret`): libsecret's shared service, an encrypted session, one lookup.
 enum KeyringItem {
-    /// The item's text for `profile`; `nil` when no Secret Service answers, it holds no such item,
-    /// libsecret cannot be loaded, or any call fails (`webauth-tokens` then reads it, and says why).
-    static func archive(of profile: String) -> Data? {
-        guard let secret = Libsecret.load() else { return nil }
+    /// The item's text for `profile`; `nil` when there is no session bus to reach (`environment`
+    /// says where it is), no Secret Service answers, it holds no such item, libsecret cannot be
+    /// loaded, or any call fails (`webauth-tokens` then reads it, and says why).
+    static func archive(of profile: String, environment: [String: String]) -> Data? {
+        guard SessionBus.address(environment) != nil, let secret = Libsecret.load() else { return nil }
         var error: UnsafeMutablePointer<GError>?
         defer { g_clear_error(&error) }
         // Whether anyone answers: a proxy comes back whether or not the name has an owner.

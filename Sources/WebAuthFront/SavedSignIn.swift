@@ -17,7 +17,7 @@ struct SavedSignIn {
     /// The saved sign-in `profile`, if the shortcut may use it: the file `environment` names, else the keyring's.
     init?(profile: String, environment: [String: String]) {
         guard !profile.isEmpty, !profile.contains("/"), profile != ".", profile != "..", let folder = Self.folder(environment),
-              let data = Self.file(folder + "/" + profile + ".json", in: folder) ?? KeyringItem.archive(of: profile),
+              let data = Self.file(folder + "/" + profile + ".json", in: folder) ?? KeyringItem.archive(of: profile, environment: environment),
               let archive = try? JSONDecoder().decode(Archive.self, from: data),
               archive.format == "webauthsession.auth-state", let state = archive.state.usable(environment) else { return nil }
         (token, lifetime) = state

@@ -3,7 +3,7 @@ import Foundation
 import WebAuthCommandLine
 import WebAuthSupport
 
-/// The commands the light `webauth` runs itself: none of them needs the engine. Its `--help` is
+/// The commands `webauth-tokens` runs itself: none of them needs the engine. Its `--help` is
 /// never shown: a root help, `help`, `manual` and every other command go to `webauth-engine`.
 struct LightCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct LightCommand: AsyncParsableCommand {
     /// The names of its subcommands, as a person types them.
     static var names: Set<String> { Set(configuration.subcommands.map { $0._commandName }) }
 
-    /// Whether the light front runs `arguments` (the process's, with its name first) itself:
+    /// Whether `webauth-tokens` runs `arguments` (the process's, with its name first) itself:
     /// one of its commands, `--version` alone, or Docker's name for the helper.
     static func serves(_ arguments: [String]) -> Bool {
         if isDockerHelper(arguments) { return true }

@@ -128,7 +128,7 @@ struct InterfaceTests {
         #expect(pages.count == 19 && pages.contains("webauth-register.1") && pages.contains("webauth-record.1") && pages.contains("webauth-git-credential.1") && pages.contains("webauth-broker.1") && !pages.contains("webauth-manual.1"),
                 "\(pages.sorted())")
         // The broker's D-Bus activation file and systemd user unit, naming the installed
-        // engine (the broker needs it, so they start it, not the light front).
+        // engine (the broker needs it, so they start it, not webauth or webauth-tokens).
         let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.webauthsession.Broker.service"), encoding: .utf8)
         #expect(activation.contains("Name=org.webauthsession.Broker\nExec=\(prefix.path)/lib/webauth/webauth-engine broker\nSystemdService=webauth-broker.service"), "\(activation)")
         let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/webauth-broker.service"), encoding: .utf8)

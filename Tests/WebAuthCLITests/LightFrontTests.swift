@@ -9,11 +9,11 @@ import Testing
 /// or `webauth-tokens`, which link neither WebKitGTK nor GTK; every other command runs in
 /// `webauth-engine`. Each executable finds the next from its own real path, in a build and in an
 /// installed `PREFIX`.
-@Suite("the light webauth: no WebKitGTK or GTK for the token commands, the engine found for the rest", .startsWebKit(minutes: 5))
+@Suite("webauth and webauth-tokens: no WebKitGTK or GTK for the token commands, the engine found for the rest", .startsWebKit(minutes: 5))
 struct LightFrontTests {
     let webauth = WebAuthBinary()
 
-    @Test("every command of the light webauth names itself: its name is never derived from its type at each start")
+    @Test("every command of webauth-tokens names itself: its name is never derived from its type at each start")
     func commandsNameThemselves() {
         // ArgumentParser names a command without a commandName by String(describing:) of its
         // type, whose casts each scan every protocol conformance in the binary: about a

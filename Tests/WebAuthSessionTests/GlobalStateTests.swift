@@ -5,7 +5,7 @@ import Testing
 /// configuration and options passed in. The exceptions are the environment: the variables GTK and
 /// WebKit's processes read, set by the engine in one file before GTK starts, and the secrets
 /// `webauth` takes out of its own environment, in one file of the command line both executables
-/// share (the light `webauth` never loads the engine, so it cannot ask the engine's file).
+/// share (`webauth-tokens` never loads the engine, so it cannot ask the engine's file).
 @Suite("Global state")
 struct GlobalStateTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -35,7 +35,7 @@ package struct KubernetesCredential: AsyncParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    /// Runs the plugin as the light `webauth` does: with no engine to sign in with, a sign-in it
+    /// Runs the plugin as `webauth-tokens` does: with no engine to sign in with, a sign-in it
     /// needs ends in ``EngineRequired``, and the front hands the command to `webauth-engine`.
     package func run() async throws {
         try await run(signingIn: nil)
