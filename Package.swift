@@ -135,7 +135,9 @@ let package = Package(
         ),
         // The GLib lifetime kit: GObject references, signal connections, GErrors, a main context
         // on a thread of its own. The engine, its HTTP and the broker use it; no WebKit, no GTK.
-        .target(name: "GLibKit", dependencies: ["CSoup"]),
+        // A GObject reference and a GError owned by Swift, on GLib alone (the front links no libsoup).
+        .target(name: "GLibLifetimes", dependencies: ["CGDBus"]),
+        .target(name: "GLibKit", dependencies: ["CSoup", "GLibLifetimes"]),
         // The engine's own HTTP (libsoup 3): proxies, the CA file, the client certificate. The page
         // and the protocol share them; the light commands refresh through it without WebKit.
         .target(name: "WebAuthNetwork", dependencies: ["OpenIDConnect", "WebAuthSupport", "GLibKit", "CSoup", .product(name: "Logging", package: "swift-log")]),
@@ -165,7 +167,7 @@ let package = Package(
         ),
         // The broker's bus names, values and errors, and one GetToken call: GIO alone, so that
         // `webauth`'s shortcut asks the broker before any large library loads.
-        .target(name: "BrokerWire", dependencies: ["CGDBus"]),
+        .target(name: "BrokerWire", dependencies: ["CGDBus", "GLibLifetimes"]),
         // The broker's bus contract: names, options decoding, results. GVariant but no WebKit, so
         // the fuzzer links it.
         .target(name: "WebAuthBrokerContract", dependencies: ["BrokerWire", "OpenIDConnect", "WebAuthSupport", "CGDBus"]),
@@ -223,7 +225,7 @@ let package = Package(
         ),
         // What `webauth` answers before any large library loads (a fresh token, its version), and
         // the hand-over of everything else to the executable that runs it.
-        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "WebAuthSupport", "CGDBus"]),
+        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "WebAuthSupport", "GLibLifetimes", "CGDBus"]),
         // `webauth`: the shortcut, else `webauth-tokens`, as it was called.
         .executableTarget(name: "webauth", dependencies: ["WebAuthFront"]),
         // `webauth-tokens`: token, env, exec, status, userinfo and the credential helpers, refreshes

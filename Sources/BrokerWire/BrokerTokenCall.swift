@@ -1,4 +1,5 @@
 internal import CGDBus
+import GLibLifetimes
 
 /// One `GetToken` of the broker running on the session bus, with nothing but GIO: what both
 /// `webauth`'s shortcut and its token commands (``BrokerTokenCall/ask(_:environment:timeoutMilliseconds:)``'s
@@ -24,15 +25,14 @@ public enum BrokerTokenCall {
     public static func ask(_ options: [String: BusValue], environment: [String: String], timeoutMilliseconds: Int32) -> Answer {
         guard let address = SessionBus.address(environment) else { return .noBroker }
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let opened = try? GLibError.attempt({ g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }) else { return .noBroker }
+        let connection = GObjectReference(adopting: opened)
         var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            g_clear_error(&error)
-            return .noBroker
+        let reply = connection.withPointer { connection in
+            g_dbus_connection_call_sync(connection, BrokerContract.busName, BrokerContract.objectPath, BrokerContract.interface, "GetToken",
+                                        BusValue.newTuple([.dictionary(options)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                        max(timeoutMilliseconds, 1), nil, &error)
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        let reply = g_dbus_connection_call_sync(connection, BrokerContract.busName, BrokerContract.objectPath, BrokerContract.interface, "GetToken",
-                                                BusValue.newTuple([.dictionary(options)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                                                max(timeoutMilliseconds, 1), nil, &error)
         if let error { return failure(error) }
         guard let reply else { return .noBroker }
         defer { g_variant_unref(reply) }
@@ -42,19 +42,14 @@ public enum BrokerTokenCall {
 
     /// What `error` (freed here) says.
     private static func failure(_ error: UnsafeMutablePointer<GError>) -> Answer {
-        var error: UnsafeMutablePointer<GError>? = error
-        defer { g_clear_error(&error) }
         let remote = g_dbus_error_get_remote_error(error).map { name in
             defer { g_free(name) }
             return String(cString: name)
         }
         g_dbus_error_strip_remote_error(error)
-        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? ""
-        guard let remote else {
-            let timedOut = error.map { $0.pointee.domain == g_io_error_quark() && $0.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) } ?? false
-            return timedOut ? .timedOut : .noBroker
-        }
+        guard let failure = GLibError.taking(error) else { return .noBroker }
+        guard let remote else { return failure.matches(g_io_error_quark(), Int(G_IO_ERROR_TIMED_OUT.rawValue)) ? .timedOut : .noBroker }
         guard let name = BrokerErrorName(rawValue: remote) else { return .noBroker }
-        return .refused(name, message: message)
+        return .refused(name, message: failure.message)
     }
 }

@@ -1,6 +1,7 @@
 import BrokerWire
 internal import CGDBus
 import Foundation
+import GLibLifetimes
 
 /// The keyring's copy of a saved sign-in: the Secret Service item the keyring store writes (schema
 /// `io.github.webauthsession.AuthState`, attribute `store`, as CShims/CSecret's `cws_auth_state_schema`
@@ -13,16 +14,13 @@ enum KeyringItem {
     /// loaded, or any call fails (`webauth-tokens` then reads it, and says why).
     static func archive(of profile: String, environment: [String: String]) -> Data? {
         guard SessionBus.address(environment) != nil, let secret = Libsecret.load() else { return nil }
-        var error: UnsafeMutablePointer<GError>?
-        defer { g_clear_error(&error) }
         // Whether anyone answers: a proxy comes back whether or not the name has an owner.
-        guard let probe = secret.serviceGet(0, nil, &error) else { return nil }
-        let owner = g_dbus_proxy_get_name_owner(UnsafeMutablePointer<GDBusProxy>(probe))
-        g_object_unref(UnsafeMutableRawPointer(probe))
+        guard let probe = try? GLibError.attempt({ secret.serviceGet(0, nil, $0) }) else { return nil }
+        let owner = GObjectReference(adopting: probe).withPointer { g_dbus_proxy_get_name_owner(UnsafeMutablePointer<GDBusProxy>($0)) }
         guard let owner else { return nil }
         g_free(owner)
-        guard let service = secret.serviceGet(openSession, nil, &error) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
+        guard let opened = try? GLibError.attempt({ secret.serviceGet(openSession, nil, $0) }) else { return nil }
+        let service = GObjectReference(adopting: opened)
         let types = g_hash_table_new(g_str_hash, g_str_equal)
         let attributes = g_hash_table_new(g_str_hash, g_str_equal)
         defer {
@@ -35,7 +33,10 @@ enum KeyringItem {
                 g_hash_table_insert(attributes, UnsafeMutableRawPointer(mutating: attribute), UnsafeMutableRawPointer(mutating: name))
                 guard let schema = secret.schemaNew("io.github.webauthsession.AuthState", 0, types) else { return nil }
                 defer { secret.schemaUnref(schema) }
-                guard let value = secret.serviceLookup(service, schema, attributes, nil, &error) else { return nil }
+                let found = try? service.withPointer { service in
+                    try GLibError.attempt { secret.serviceLookup(service, schema, attributes, nil, $0) }
+                }
+                guard let value = found ?? nil else { return nil }
                 var length: UInt = 0
                 guard let password = secret.valueToPassword(value, &length) else { return nil }
                 defer { secret.passwordFree(password) }

@@ -26,7 +26,8 @@ struct LayerTests {
         "SecurityKeys": ["WebAuthn", "CFido2"],
         "SignInFiles": ["WebAuthn"],
         // GLib without WebKit, and what stands on it
-        "GLibKit": ["CSoup"],
+        "GLibLifetimes": ["CGDBus"],
+        "GLibKit": ["CSoup", "GLibLifetimes"],
         "WebAuthNetwork": ["OpenIDConnect", "GLibKit"],
         "WebAuthKeyring": ["OpenIDConnect", "GLibKit", "CSecret"],
         "WebAuthExitStatus": ["OpenIDConnect"],
@@ -34,7 +35,7 @@ struct LayerTests {
         "WebAuthSession": ["CWebKitGTK", "WebAuthNetwork", "WebAuthKeyring", "WebAuthExitStatus", "SecurityKeys",
                            "OpenIDSignIn", "SignInFiles"],
         // the broker: its wire (GIO alone), its contract and webauth's client need no engine
-        "BrokerWire": ["CGDBus"],
+        "BrokerWire": ["GLibLifetimes"],
         "WebAuthBrokerContract": ["BrokerWire", "OpenIDConnect"],
         "WebAuthBrokerClient": ["WebAuthBrokerContract", "WebAuthExitStatus"],
         "WebAuthBroker": ["WebAuthBrokerClient", "WebAuthSession"],

@@ -1,4 +1,4 @@
-package import CSoup
+package import CGDBus
 
 /// A GLib `GError` as a Swift error: its domain, code and message, copied out. Every `GError`
 /// the engine receives is read and freed here, and every one it makes is made and freed here.

@@ -1,4 +1,4 @@
-package import CSoup
+package import CGDBus
 
 /// A C pointer to a GObject instance, typed (`WebKitWebView *`) or opaque (`SoupServer *`).
 package protocol GObjectPointer {
