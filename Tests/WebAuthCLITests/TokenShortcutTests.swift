@@ -3,6 +3,7 @@ import Foundation
 import OpenIDConnect
 import TestSupport
 import Testing
+@testable import WebAuthFront
 
 /// `webauth`'s shortcut: `token` and `kubernetes-credential` with a token that is still fresh, and
 /// `--version`, answered before any large library loads, with the bytes `webauth-tokens` prints;
@@ -105,6 +106,14 @@ struct TokenShortcutTests {
             #expect(answered.status == 0 && answered.stdout.hasPrefix("username=oauth2\npassword="), "\(padding): \(answered.stdout) \(answered.stderr)")
         }
         #expect(provider.refreshCount == 2, "each answer came from webauth-tokens' refresh")
+    }
+
+    @Test("an expiry reads as Foundation's .iso8601 writes it, to the whole second, fractions and far dates included")
+    func expiryTimestamps() {
+        for seconds in [0, 1_764_300_000.001, 1_764_300_000.5, 1_764_300_059.999, 2_147_483_648, 4_102_444_799.75] as [TimeInterval] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(FreshToken.timestamp(date) == date.formatted(.iso8601), "\(seconds)")
+        }
     }
 
     @Test("hands on, as given, what it may not answer: a token to refresh, other options and commands, help, a configuration file, no saved sign-in")
