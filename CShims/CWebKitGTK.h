@@ -212,7 +212,7 @@ static inline gulong cwk_connect_print(WebKitWebView *view, CWKPrintHandler hand
     return CWK_CONNECT(view, "print", handler, data, destroy);
 }
 
-/* ---- Issue 17.1: the GObject layer -------------------------------------- */
+/* ---- The GObject layer -------------------------------------- */
 
 /** GtkWidget::destroy (GTK destroys the widget: its own teardown, or a parent destroyed
  *  with `destroy-with-parent`). */
@@ -222,7 +222,7 @@ static inline gulong cwk_connect_destroy(GtkWidget *widget, CWKDestroyHandler ha
     return CWK_CONNECT(widget, "destroy", handler, data, destroy);
 }
 
-/* ---- Issue 15.1: trusted key input (PageKeyboard) ------------------------ */
+/* ---- Trusted key input (PageKeyboard) ------------------------ */
 
 /** A key press or release as a keyboard makes it, for PageKeyboard: gdk_event_new() on the
  *  widget's window with `keyval`, the hardware keycode and group of the key that carries it
@@ -255,7 +255,7 @@ static inline gboolean cwk_send_key_event(GtkWidget *widget, gboolean press, gui
     return TRUE;
 }
 
-/* ---- Issue 15.4: passkey prompts named, not timed out --------------------- */
+/* ---- Passkey prompts named, not timed out --------------------- */
 
 /** WebKitUserContentManager::script-message-received::NAME (a page script called
  *  `window.webkit.messageHandlers.NAME.postMessage(value)`). The signal's detail is built
@@ -274,7 +274,7 @@ static inline gulong cwk_connect_script_message_received(WebKitUserContentManage
     return cwk_connect_detailed(manager, "script-message-received", name, G_CALLBACK(handler), data, destroy);
 }
 
-/* ---- Issue 31: WebAuthn requests answered ---------------------------------- */
+/* ---- WebAuthn requests answered ---------------------------------- */
 
 /** WebKitUserContentManager::script-message-with-reply-received::NAME (WebKitGTK 2.40): the
  *  page's `postMessage` returns a promise the handler settles through the reply. Returning TRUE
@@ -290,7 +290,7 @@ static inline gulong cwk_connect_script_message_with_reply_received(WebKitUserCo
 static inline GtkEntry *cwk_entry(GtkWidget *widget) { return GTK_ENTRY(widget); }
 static inline GtkSpinner *cwk_spinner(GtkWidget *widget) { return GTK_SPINNER(widget); }
 
-/* ---- Issue 16.1, 16.2: proxy and private CA ------------------------------ */
+/* ---- Proxy and private CA ------------------------------ */
 
 /** WebKitWebView::authenticate (HTTP or proxy authentication); returning TRUE means the
  *  handler answers the request (authenticate or cancel). */
@@ -318,7 +318,7 @@ static inline gulong cwk_connect_sent_request(WebKitWebResource *resource, CWKSe
 
 
 
-/* ---- Issue 19: the kiosk a visitor can use ------------------------------ */
+/* ---- The kiosk a visitor can use ------------------------------ */
 
 /** GTK_IS_CONTAINER(): whether a widget has children (the kiosk's style goes to each). */
 static inline gboolean cwk_is_container(GtkWidget *widget) { return GTK_IS_CONTAINER(widget); }
@@ -326,12 +326,12 @@ static inline gboolean cwk_is_container(GtkWidget *widget) { return GTK_IS_CONTA
 /** GTK_OVERLAY(): the kiosk window's layers (the page, then the idle warning over it). */
 static inline GtkOverlay *cwk_overlay(GtkWidget *widget) { return GTK_OVERLAY(widget); }
 
-/* ---- Issue 16.5: Wayland --------------------------------------------------- */
+/* ---- Wayland --------------------------------------------------- */
 
 /** GTK_BIN(): a window's one child (its content, without the header bar). */
 static inline GtkBin *cwk_bin(GtkWidget *widget) { return GTK_BIN(widget); }
 
-/* ---- Issue 16.4: client certificates (mutual TLS, smart cards) ------------ */
+/* ---- Client certificates (mutual TLS, smart cards) ------------ */
 
 
 
@@ -349,7 +349,7 @@ static inline void cwk_authentication_request_scheme(WebKitAuthenticationRequest
     webkit_security_origin_unref(origin);
 }
 
-/* ---- Issue 27.9: nothing of one kiosk visitor for the next ------------------ */
+/* ---- Nothing of one kiosk visitor for the next ------------------ */
 
 /** GDK_SELECTION_CLIPBOARD and GDK_SELECTION_PRIMARY are macros (_GDK_MAKE_ATOM): takes both
  * selections with empty text on an X11 display, so what a visitor copied or selected cannot be pasted by the next;
@@ -376,7 +376,7 @@ static inline gulong cwk_connect_enable_debugging(GtkWidget *window, CWKEnableDe
     return CWK_CONNECT(window, "enable-debugging", handler, data, destroy);
 }
 
-/* ---- Issue 29: a window of another program as the parent (the broker's callers) ---- */
+/* ---- A window of another program as the parent (the broker's callers) ---- */
 
 /** GTK_BUTTON_BOX(): a widget known to be a button box. */
 static inline GtkButtonBox *cwk_button_box(GtkWidget *widget) { return GTK_BUTTON_BOX(widget); }
@@ -423,7 +423,7 @@ static inline gboolean cwk_window_set_transient_for_exported(GtkWidget *window, 
     return gdk_wayland_window_set_transient_for_exported(gtk_widget_get_window(window), (char *)handle);
 }
 
-/* ---- Issue 42.3: a broker whose bus went away leaves ------------------------ */
+/* ---- A broker whose bus went away leaves ------------------------ */
 
 
 #endif /* CWEBKITGTK_H */

@@ -911,7 +911,7 @@ def write_report(args, rows, notes, scaling, targets):
         "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    lines += ["", "The targets of issues 18 and 32 (goals, not gates) beside where this run stands:", "",
+    lines += ["", "The benchmark's targets (goals, not gates) beside where this run stands:", "",
               "| target | " + " | ".join(targets) + " |", "|---|" + "---|" * len(targets)]
     for index, (target, _) in enumerate(next(iter(targets.values()))):
         lines.append(f"| {target} | " + " | ".join(figures[index][1] for figures in targets.values()) + " |")

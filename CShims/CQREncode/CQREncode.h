@@ -1,6 +1,6 @@
 /*
- * CQREncode: libqrencode (QR codes), via pkg-config `libqrencode` (issue 13 item 1: the device
- * authorization grant shows its verification URI as a QR code). The library's API is plain C
+ * CQREncode: libqrencode (QR codes), via pkg-config `libqrencode` (the device authorization
+ * grant shows its verification URI as a QR code). The library's API is plain C
  * that Swift imports as it is; `cqr_is_dark` only names the bit that marks a dark module.
  * Imported `internal` only.
  */

@@ -26,7 +26,7 @@ static inline GHashTable *cws_store_attributes(const char *name) {
 }
 
 /*
- * Issue 13 items 7 and 9 (the store check and `webauth profiles`). Both run blocking D-Bus calls
+ * The store check and `webauth profiles`. Both run blocking D-Bus calls
  * and are called on a thread of their own, never on Swift's cooperative pool.
  */
 

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `webauth record` (issue 43) as a person uses it: on an Xvfb of the test's own (`xvfb-run`),
+/// `webauth record` as a person uses it: on an Xvfb of the test's own (`xvfb-run`),
 /// xdotool types into the window as a keyboard would; the written script is then replayed by
 /// `webauth login --headless --script`. `--check` replays a script in the window, a step per line of input.
 @Suite("webauth record", .startsWebKit(minutes: 3))

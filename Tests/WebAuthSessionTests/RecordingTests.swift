@@ -8,7 +8,7 @@ import WebAuthn
 @testable import WebAuthSession
 
 extension EngineTests {
-    /// `webauth record`'s engine (issue 43): a person signs in once in the window, driven through
+    /// `webauth record`'s engine: a person signs in once in the window, driven through
     /// xdotool on the private Xvfb (trusted clicks and keys), while a ``LoginRecorder`` records;
     /// the recorded script then signs in headless five times, and validates against the schema.
     @Suite("Recording a sign-in as a login script")

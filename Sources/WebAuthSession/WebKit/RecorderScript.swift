@@ -1,4 +1,4 @@
-/// The recorder's user script (issue 43), in the engine's isolated world of the top frame, from
+/// The recorder's user script, in the engine's isolated world of the top frame, from
 /// document start: capture listeners on the window hear what a person does (clicks, typed text,
 /// Enter, checkboxes, `<select>` choices) from events with `isTrusted` only, so the page's own
 /// `click()` and `dispatchEvent` are not recorded, and the page's `stopImmediatePropagation` (in

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Records a person's sign-in as a login script (issue 43, `webauth record`): give it to the
+/// Records a person's sign-in as a login script (`webauth record`): give it to the
 /// session's options (``WebAuthenticationOptions/recorder``), let the person sign in in the
 /// window, then ask for the ``script(options:)``, which replays that sign-in headless.
 ///

@@ -6,7 +6,7 @@ import WebAuthCommandLine
 import WebAuthSupport
 
 /// `webauth record`: the person signs in once in the window; the engine writes the login script
-/// that replays that sign-in headless (issue 43).
+/// that replays that sign-in headless.
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record a login script by signing in once in the window.",
