@@ -8,13 +8,14 @@ import WebAuthSupport
 /// sign-in's file, holds a token that is still fresh. It answers only what `webauth-tokens` would
 /// answer with the same bytes; for anything else (a refresh, the keyring, a secret or a route to
 /// find, an option it does not take, a site `credential_hosts` does not map, any error) it answers
-/// nothing, and the process becomes `webauth-tokens`, given back what it read of stdin.
+/// nothing, and the process becomes the executable that runs the command (``CommandRoute``), given
+/// back what it read of stdin.
 package enum TokenShortcut {
     /// What the shortcut made of a command line.
     package enum Outcome: Equatable {
         /// The command's output (its last line without the newline).
         case answered(String)
-        /// `webauth-tokens` must run the command, with `standardInput` (what the shortcut read of it, if anything) on stdin.
+        /// The executable that runs the command must, with `standardInput` (what the shortcut read of it, if anything) on stdin.
         case handOver(standardInput: Data?)
     }
 

@@ -12,13 +12,13 @@ import WebAuthFront
 enum TokenCommands {
     static func main() async {
         let arguments = CommandLine.arguments
-        guard LightCommand.serves(arguments) else { SiblingExecutable.replaceProcess("webauth-engine", arguments: arguments) }
+        guard CommandRoute.isTokenCommand(arguments) else { SiblingExecutable.replaceProcess("webauth-engine", arguments: arguments) }
         // As in the engine: our secret variables leave the environment before any command runs,
         // so a program `exec` starts never inherits them.
         CommandEnvironment.withholdSecrets()
         CommandEnvironment.provideRuntimeDirectory()
         do {
-            if LightCommand.isDockerHelper(arguments) {
+            if CommandRoute.isDockerHelper(arguments) {
                 if let failure = DockerCredential.unknownOperation(arguments.dropFirst().first) {
                     print(failure.message)  // Docker shows a helper's stdout as its error
                     FileHandle.standardError.write(Data(failure.line(offering: []).utf8))

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import webauth_tokens
+import WebAuthFront
 
 /// The commands other tools call most (`token`, `env`, `exec`, `status`, `userinfo`,
 /// the git, Docker and Kubernetes credential helpers, `--version`) run in `webauth` (its shortcut)
@@ -20,6 +21,15 @@ struct LightFrontTests {
         // millisecond of every `webauth token` (6 % of its CPU), for names that never change.
         let unnamed = LightCommand.configuration.subcommands.filter { $0.configuration.commandName == nil }
         #expect(unnamed.isEmpty, "\(unnamed) take their name from their type")
+    }
+
+    @Test("the front routes to webauth-tokens exactly the commands webauth-tokens has")
+    func frontRoutesTheTokenCommands() {
+        #expect(CommandRoute.tokenCommands == LightCommand.names)
+        #expect(CommandRoute.executable(for: ["/usr/bin/docker-credential-webauth", "get"]) == "webauth-tokens")
+        #expect(CommandRoute.executable(for: ["webauth", "--version"]) == "webauth-tokens")
+        #expect(CommandRoute.executable(for: ["webauth", "--version", "x"]) == "webauth-engine")
+        #expect(CommandRoute.executable(for: ["webauth", "login"]) == "webauth-engine")
     }
 
     /// What `ldd` says `binary` needs.
@@ -99,13 +109,16 @@ struct LightFrontTests {
 
         let alone = webauth.home.appendingPathComponent("alone/webauth")
         try await copy(WebAuthBinary.binary, to: alone)
-        let missing = try await webauth.run(alone, ["login", "--help"])
-        #expect(missing.status == 1 && missing.stderr.contains("Error: webauth-tokens, which runs this command, is not installed")
-                    && missing.stderr.contains(webauth.home.appendingPathComponent("lib/webauth/webauth-tokens").path),
-                "\(missing.stderr)")
+        for (arguments, executable) in [(["login", "--help"], "webauth-engine"), (["status"], "webauth-tokens")] {
+            let missing = try await webauth.run(alone, arguments)
+            #expect(missing.status == 1 && missing.stderr.contains("Error: \(executable), which runs this command, is not installed")
+                        && missing.stderr.contains(webauth.home.appendingPathComponent("lib/webauth/\(executable)").path),
+                    "\(arguments): \(missing.stderr)")
+        }
+        // webauth-tokens, given an engine's command, hands it on the same way.
         let tokensAlone = webauth.home.appendingPathComponent("alone/webauth-tokens")
         try await copy(build.appendingPathComponent("webauth-tokens"), to: tokensAlone)
-        let noEngine = try await webauth.run(alone, ["login", "--help"])
+        let noEngine = try await webauth.run(tokensAlone, ["login", "--help"])
         #expect(noEngine.status == 1 && noEngine.stderr.contains("Error: webauth-engine, which runs this command, is not installed")
                     && noEngine.stderr.contains(webauth.home.appendingPathComponent("alone/webauth-engine").path),
                 "\(noEngine.stderr)")

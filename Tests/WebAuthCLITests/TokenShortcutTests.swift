@@ -125,12 +125,18 @@ struct TokenShortcutTests {
             ["token", "--min-valid", "3000"],  // more than the provider's tokens live: webauth-tokens caps it, with a note
             ["token", "--scope", "profile"], ["token", "--refresh"], ["token", "--id-token"], ["token", "--help"], ["token", "--format", "yaml"],
             ["token", "--min-valid", "-5"], ["token", "--profile", "nobody"], ["token", "--profile", "a/b"], ["token", "--format", "json", "--format", "raw"],
-            ["kubernetes-credential", "--timeout", "5"], ["status"], ["git-credential", "get"], ["login", "--help"], ["--help"], [],
+            ["kubernetes-credential", "--timeout", "5"], ["status"], ["git-credential", "get"],
         ]
         for arguments in handedOn {
             let run = try await webauth.run(alone, arguments)
             #expect(run.status == 1 && run.stdout.isEmpty && run.stderr.contains("Error: webauth-tokens, which runs this command, is not installed"),
                     "\(arguments) was answered by the shortcut: \(run.status) \(run.stdout) \(run.stderr)")
+        }
+        // The engine's commands go to the engine directly, never through webauth-tokens.
+        for arguments in [["login", "--help"], ["--help"], [], ["tokn"]] {
+            let run = try await webauth.run(alone, arguments)
+            #expect(run.status == 1 && run.stdout.isEmpty && run.stderr.contains("Error: webauth-engine, which runs this command, is not installed"),
+                    "\(arguments): \(run.status) \(run.stdout) \(run.stderr)")
         }
         // With a configuration file, which can name the route of a refresh, webauth-tokens answers.
         try webauth.configure(#"{"ca_file": "/nonexistent.pem"}"#)
