@@ -10,7 +10,7 @@ struct IssueReferenceTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The folders of code, tests and scripts, and the manifest.
-    static let places = ["Sources", "Tests", "CShims", "fuzz/webauth-fuzz", "scripts", "bench", "Package.swift"]
+    static let places = ["Sources", "Tests", "CShims", "fuzz/webauth-fuzz", "scripts", "bench", "Examples", ".ci", "Package.swift"]
 
     @Test("no source, test, shim, script or benchmark names an issue by number")
     func noIssueNumbers() throws {
