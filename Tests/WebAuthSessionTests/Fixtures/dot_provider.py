@@ -1,11 +1,12 @@
 """django-oauth-toolkit as an independent OpenID provider for the integration tests.
 
-Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher] [--gunicorn [--access-log PATH]] [--dcr]
+Usage: python3 dot_provider.py WORKDIR [--fast-password-hasher] [--gunicorn [--access-log PATH] [--tls CERT KEY]] [--dcr]
 With --fast-password-hasher (the benchmark's instance only), passwords are hashed with MD5 instead of
 PBKDF2, whose ~300 ms per login would pad the plain-HTTP floor the benchmark compares against.
 With --gunicorn (the benchmark's), the same app is served as Django is deployed: gunicorn (PyPI), gthread
 worker, 1 worker x 4 threads, HTTP/1.1 keep-alive (gunicorn's defaults otherwise); --access-log PATH writes
-its access log with each request's time in microseconds. Without it, wsgiref's server answers (HTTP/1.0, one
+its access log with each request's time in microseconds, and --tls CERT KEY serves HTTPS with that certificate
+and key (PEM files; the issuer is then https://127.0.0.1:PORT/o). Without it, wsgiref's server answers (HTTP/1.0, one
 connection per request). Neither serves static files (the consent page's stylesheet is a 404 on both).
 Prints the port it listens on (127.0.0.1) on the first line of stdout, then serves until killed.
 Issuer: http://127.0.0.1:PORT/o . User alice / wonderland; public client "webauth-test" with PKCE
@@ -35,6 +36,7 @@ workdir = sys.argv[1]
 fast_password_hasher = "--fast-password-hasher" in sys.argv[2:]
 gunicorn = "--gunicorn" in sys.argv[2:]
 access_log = sys.argv[sys.argv.index("--access-log") + 1] if "--access-log" in sys.argv else None
+tls = sys.argv[sys.argv.index("--tls") + 1:sys.argv.index("--tls") + 3] if "--tls" in sys.argv else None
 dcr = "--dcr" in sys.argv[2:]
 templates = os.path.join(workdir, "templates")
 os.makedirs(templates, exist_ok=True)
@@ -228,7 +230,8 @@ def serve_with_gunicorn(application, listener):
         def load_config(self):
             for key, value in {"bind": ["fd://%d" % listener.fileno()], "worker_class": "gthread", "workers": 1,
                                "threads": 4, "preload_app": True, "accesslog": access_log,
-                               "access_log_format": '%(t)s "%(r)s" %(s)s %(B)s %(D)sus'}.items():
+                               "access_log_format": '%(t)s "%(r)s" %(s)s %(B)s %(D)sus',
+                               **({"certfile": tls[0], "keyfile": tls[1]} if tls else {})}.items():
                 self.cfg.set(key, value)
 
         def load(self):
@@ -246,7 +249,7 @@ if gunicorn:
 else:
     server = make_server("127.0.0.1", 0, application, server_class=ThreadingServer, handler_class=QuietHandler)
     port = server.server_address[1]
-verification = "http://127.0.0.1:%d/o/device/" % port
+verification = "%s://127.0.0.1:%d/o/device/" % ("https" if tls else "http", port)
 settings.OAUTH2_PROVIDER["OAUTH_DEVICE_VERIFICATION_URI"] = verification
 settings.OAUTH2_PROVIDER["OAUTH_DEVICE_VERIFICATION_URI_COMPLETE"] = verification + "?user_code={user_code}"
 from oauth2_provider.settings import oauth2_settings
