@@ -35,15 +35,15 @@ package enum SiblingExecutable {
         fail("\(path) cannot be run: \(String(cString: strerror(errno)))", advice: "Check that it is an executable file you may run.")
     }
 
-    /// Makes `input` the process's stdin: a pipe that holds it whole (grown to its size when it must
-    /// be), or for an input larger than a pipe may hold, fed by a child process of its own.
+    /// Makes `input` the process's stdin: a pipe that holds it whole, or for an input larger than a
+    /// pipe holds (64 KiB), a pipe a child process of its own feeds (it ends once written, or when
+    /// the reader leaves).
     private static func giveBack(_ input: Data) -> Bool {
-        // Linux's pipe-size commands (F_LINUX_SPECIFIC_BASE + 7 and + 8), which Glibc's module does not show.
-        let (setPipeSize, getPipeSize): (Int32, Int32) = (1031, 1032)
+        // Linux's pipe-size command (F_LINUX_SPECIFIC_BASE + 8), which Glibc's module does not show.
+        let getPipeSize: Int32 = 1032
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return false }
         let (reader, writer) = (ends[0], ends[1])
-        if input.count > fcntl(writer, getPipeSize) { _ = fcntl(writer, setPipeSize, Int32(clamping: input.count)) }
         if input.count <= fcntl(writer, getPipeSize) {
             guard writeAll(input, to: writer) else { return false }
         } else {

@@ -98,8 +98,9 @@ struct TokenShortcutTests {
         let alone = try await aloneFront()
         let unmapped = try await run(alone, ["git-credential", "get"], input: "protocol=https\nhost=elsewhere.example.com\n\n")
         #expect(unmapped.status == 1 && unmapped.stderr.contains("webauth-tokens, which runs this command"), "not ours: \(unmapped.stderr)")
-        // The host comes last, after 2 MiB of a path (a pipe holds at most 1 MiB): webauth-tokens
-        // answers for it only if it read every byte the shortcut had read.
+        // The host comes last, after a path: webauth-tokens answers for it only if it read every
+        // byte the shortcut had read, from a pipe (a small request) or from a child feeding one (2 MiB,
+        // more than a pipe holds).
         for padding in [0, 2 << 20] {
             let request = "protocol=https\npath=\(String(repeating: "a", count: padding))\nhost=git.example.com\n\n"
             let answered = try await run(WebAuthBinary.binary, ["git-credential", "get"], input: request)
