@@ -1,3 +1,4 @@
+import CWebKitGTK
 import Foundation
 import OpenIDConnect
 import SecretGate
@@ -101,8 +102,14 @@ extension EngineTests {
             defer { signIn.cancel() }
             let asked = await recorder.first { if case .httpAuthenticationDialogShown = $0 { true } else { false } }
             #expect(asked == .httpAuthenticationDialogShown(host: "127.0.0.1", realm: "Basic area"))
+            // WebKit shows its dialog after the event; a person types once the cursor is in its user name field.
+            let focused = await FrameWait.until(of: { session.page?.window }) {
+                guard let window = session.page?.window, let focus = gtk_window_get_focus(cwk_window(window)) else { return false }
+                return KioskPictures.typeName(of: focus) == "GtkEntry"
+            }
+            #expect(focused, "the dialog's user name field took the keyboard focus")
             let window = try await XInput.window(of: session)
-            try await XInput.type("alice", window: window)  // the dialog's user name field has the focus
+            try await XInput.type("alice", window: window)
             try await XInput.key("Tab", window: window)
             try await XInput.type("s3cret-pw", window: window)
             try await XInput.key("Return", window: window)
