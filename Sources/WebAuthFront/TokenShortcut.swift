@@ -4,18 +4,19 @@ import SecretGate
 import WebAuthSupport
 
 /// What `webauth` answers itself, before any large library is loaded: `--version`, and `token`,
-/// `kubernetes-credential` and the git and Docker helpers' `get` when the running broker, or the saved
-/// sign-in's file, holds a token that is still fresh. It answers only what `webauth-tokens` would
-/// answer with the same bytes; for anything else (a refresh, the keyring, a secret or a route to
-/// find, an option it does not take, a site `credential_hosts` does not map, any error) it answers
-/// nothing, and the process becomes the executable that runs the command (``CommandRoute``), given
-/// back what it read of stdin.
+/// `kubernetes-credential` and the git and Docker helpers' `get` when the running broker, the saved
+/// sign-in's file or its keyring item holds a token that is still fresh. It answers only what
+/// `webauth-tokens` would answer with the same bytes; for anything else (a refresh, a secret or a
+/// route to find, an option it does not take, a site `credential_hosts` does not map, any error) it
+/// answers nothing, and the process becomes the executable that runs the command (``CommandRoute``),
+/// given back what it read of stdin.
 package enum TokenShortcut {
     /// What the shortcut made of a command line.
     package enum Outcome: Equatable {
         /// The command's output (its last line without the newline).
         case answered(String)
-        /// The executable that runs the command must, with `standardInput` (what the shortcut read of it, if anything) on stdin.
+        /// The executable that runs the command must, with `standardInput` (what the shortcut read
+        /// of it, if anything) on stdin.
         case handOver(standardInput: Data?)
     }
 
@@ -68,7 +69,8 @@ package enum TokenShortcut {
     }
 
     /// The access token of `profile` that stays valid for `minimumValidity` seconds more (the
-    /// commands' minute when `nil`): the running broker's, else the saved file's.
+    /// commands' minute when `nil`): the running broker's, else the saved sign-in's (its file, else
+    /// its keyring item).
     static func freshToken(of profile: String, minimumValidity: Int?, environment: [String: String], now: Date) -> FreshToken? {
         switch brokerToken(of: profile, minimumValidity: minimumValidity, environment: environment) {
         case .answered(let token): return token
@@ -82,9 +84,13 @@ package enum TokenShortcut {
         return saved.token.isValid(for: minimumValidity ?? defaultMinimumValidity, after: now) ? saved.token : nil
     }
 
+    /// What the broker's `GetToken` means for the shortcut.
     private enum BrokerAnswer {
+        /// Its token.
         case answered(FreshToken)
+        /// No broker could serve it: the saved sign-in answers, as for `webauth-tokens`.
         case noBroker
+        /// The broker's own error, or no answer in time: `webauth-tokens` asks again and reports it.
         case handOver
     }
 
