@@ -47,7 +47,7 @@ enum CredentialAnswer {
     static func token(for site: SecretRecipient, _ configuration: DefaultConfiguration, environment: [String: String], now: Date) -> FreshToken? {
         guard let hosts = configuration.credentialHosts,
               let profile = try? SecretGate(credentialHosts: hosts).tokenProfile(for: site) else { return nil }
-        return TokenShortcut.freshToken(of: profile, minimumValidity: nil, environment: environment, now: now)
+        return TokenShortcut.freshToken(of: profile, minimumValidity: nil, environment: environment, now: now, configuration: configuration)
             .flatMap { TokenShortcut.released($0, of: profile, to: site) }
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 package enum SiblingExecutable {
     /// The paths tried for the executable `name`, in order, for the running one at `executable`.
     package static func candidates(_ name: String, besides executable: String) -> [String] {
-        let directory = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
-        return [standardized(directory + "/../lib/webauth/" + name), directory + "/" + name]
+        let directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        return [directory.appendingPathComponent("../lib/webauth/" + name).standardizedFileURL.path, directory.appendingPathComponent(name).path]
     }
 
     /// This process becomes the executable `name` with `arguments` (its name first, as given) and
@@ -17,7 +17,8 @@ package enum SiblingExecutable {
     /// When it cannot: `Error:` on stderr and exit 1 (a local failure).
     package static func replaceProcess(_ name: String, arguments: [String], environment: [String: String]? = nil,
                                        standardInput: Data? = nil) -> Never {
-        let tried = candidates(name, besides: runningExecutable() ?? arguments.first ?? name)
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments.first ?? name
+        let tried = candidates(name, besides: running)
         guard let path = tried.first(where: { access($0, X_OK) == 0 }) else {
             fail("\(name), which runs this command, is not installed (looked for \(tried.joined(separator: " and ")))",
                  advice: "Reinstall webauth (scripts/install, or the Debian package).")
@@ -72,25 +73,6 @@ package enum SiblingExecutable {
             }
             return true
         }
-    }
-
-    /// The running executable's real path.
-    private static func runningExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// `path` with its `.` and `..` components resolved lexically (as `URL.standardized` does).
-    private static func standardized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
-            parts.append(part)
-        }
-        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// The command's one line for a failure, as every `webauth` command writes it, then exit 1.

@@ -52,11 +52,12 @@ package enum TokenShortcut {
         case .version:
             return WebAuthVersion.current
         case .token(_, let minimumValidity, let format):
-            return freshToken(of: profile, minimumValidity: minimumValidity, environment: environment, now: now)
+            return freshToken(of: profile, minimumValidity: minimumValidity, environment: environment, now: now,
+                              configuration: DefaultConfiguration(environment))
                 .flatMap { released($0, of: profile, to: .process("standard output")) }?.line(format)
         case .kubernetesCredential:
             guard let apiVersion = KubernetesExecInfo.apiVersion(environment["KUBERNETES_EXEC_INFO"]) else { return nil }
-            return freshToken(of: profile, minimumValidity: nil, environment: environment, now: now)
+            return freshToken(of: profile, minimumValidity: nil, environment: environment, now: now, configuration: DefaultConfiguration(environment))
                 .flatMap { released($0, of: profile, to: .process("the Kubernetes client")) }?.execCredential(apiVersion: apiVersion)
         case .gitCredential, .dockerCredential:
             return nil
@@ -70,8 +71,9 @@ package enum TokenShortcut {
 
     /// The access token of `profile` that stays valid for `minimumValidity` seconds more (the
     /// commands' minute when `nil`): the running broker's, else the saved sign-in's (its file, else
-    /// its keyring item).
-    static func freshToken(of profile: String, minimumValidity: Int?, environment: [String: String], now: Date) -> FreshToken? {
+    /// its keyring item). `configuration` is read only when the saved sign-in is.
+    static func freshToken(of profile: String, minimumValidity: Int?, environment: [String: String], now: Date,
+                           configuration: @autoclosure () -> DefaultConfiguration?) -> FreshToken? {
         switch brokerToken(of: profile, minimumValidity: minimumValidity, environment: environment) {
         case .answered(let token): return token
         case .handOver: return nil
@@ -79,7 +81,7 @@ package enum TokenShortcut {
         }
         // A configuration file can name the route of a refresh, which `webauth-tokens` checks
         // before it uses even a fresh token: it answers then.
-        guard DefaultConfiguration(environment) != nil, let saved = SavedSignIn(profile: profile, environment: environment) else { return nil }
+        guard configuration() != nil, let saved = SavedSignIn(profile: profile, environment: environment) else { return nil }
         if let minimumValidity, let lifetime = saved.lifetime, lifetime > 0, minimumValidity > lifetime { return nil }  // capped, with a note
         return saved.token.isValid(for: minimumValidity ?? defaultMinimumValidity, after: now) ? saved.token : nil
     }
