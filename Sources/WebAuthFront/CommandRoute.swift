@@ -1,6 +1,7 @@
 /// Which executable runs a command line the shortcut does not answer: `webauth-tokens` for the
-/// commands other tools call (no WebKit), `webauth-engine` for every other, so that neither
-/// `webauth login` nor `--help` starts `webauth-tokens` only to be handed on again.
+/// commands other tools call (no WebKit) and a `login` a running broker may do (``BrokeredLogin``),
+/// `webauth-engine` for every other, so that neither an in-process `webauth login` nor `--help`
+/// starts `webauth-tokens` only to be handed on again.
 package enum CommandRoute {
     /// The commands `webauth-tokens` runs, as a person types them (its `LightCommand`'s; a test holds both lists together).
     package static let tokenCommands: Set<String> = ["token", "exec", "env", "status", "userinfo", "kubernetes-credential",
@@ -20,8 +21,8 @@ package enum CommandRoute {
         arguments.first?.split(separator: "/").last == "docker-credential-webauth"
     }
 
-    /// The executable that runs `arguments`.
-    package static func executable(for arguments: [String]) -> String {
-        isTokenCommand(arguments) ? "webauth-tokens" : "webauth-engine"
+    /// The executable that runs `arguments` in `environment`.
+    package static func executable(for arguments: [String], environment: [String: String]) -> String {
+        isTokenCommand(arguments) || BrokeredLogin(arguments, environment: environment) != nil ? "webauth-tokens" : "webauth-engine"
     }
 }

@@ -32,6 +32,11 @@ struct DefaultConfiguration {
         self.values = values
     }
 
+    /// Whether the file (if any) says nothing `webauth login` reads: no key but `credential_hosts`.
+    var namesOnlyHelperSettings: Bool {
+        values.keys.allSatisfy { ["credentials", "credential_hosts", "credentialHosts"].contains($0) }
+    }
+
     /// The sites `credential_hosts` maps to profiles; `nil` when it maps none, or is not what the
     /// helpers can use (they say why).
     var credentialHosts: CredentialHostMap? {

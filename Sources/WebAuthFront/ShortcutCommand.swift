@@ -38,13 +38,13 @@ enum ShortcutCommand: Equatable {
         }
         switch rest.first {
         case "token":
-            guard let options = Self.options(rest.dropFirst(), allowed: ["--profile", "--min-valid", "--format"]) else { return nil }
+            guard let options = OptionList(rest.dropFirst(), single: ["--profile", "--min-valid", "--format"]) else { return nil }
             let minimumValidity = options["--min-valid"].map { Int($0) }
             guard minimumValidity.map({ ($0 ?? -1) >= 0 }) ?? true,
                   let format = Format(rawValue: options["--format"] ?? "raw") else { return nil }
             self = .token(profile: options["--profile"], minimumValidity: minimumValidity ?? nil, format: format)
         case "kubernetes-credential":
-            guard let options = Self.options(rest.dropFirst(), allowed: ["--profile"]) else { return nil }
+            guard let options = OptionList(rest.dropFirst(), single: ["--profile"]) else { return nil }
             self = .kubernetesCredential(profile: options["--profile"])
         case "git-credential" where rest == ["git-credential", "get"]:
             self = .gitCredential
@@ -63,24 +63,5 @@ enum ShortcutCommand: Equatable {
         case .token(let profile, _, _), .kubernetesCredential(let profile): profile
         }
         return given ?? environment["WEBAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-    }
-
-    /// `--name value` and `--name=value` options among `allowed`, each at most once, with a value
-    /// that does not look like an option; `nil` for anything else.
-    private static func options(_ arguments: ArraySlice<String>, allowed: Set<String>) -> [String: String]? {
-        var options: [String: String] = [:]
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            let name: String, value: String
-            if let equals = argument.firstIndex(of: "=") {
-                (name, value) = (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-            } else {
-                guard let next = rest.popFirst() else { return nil }
-                (name, value) = (argument, next)
-            }
-            guard allowed.contains(name), options[name] == nil, !value.hasPrefix("-") else { return nil }
-            options[name] = value
-        }
-        return options
     }
 }

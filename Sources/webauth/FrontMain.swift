@@ -5,15 +5,18 @@ import WebAuthFront
 /// git and Docker helpers' `get` with a token that is still fresh, `--version`) is answered here,
 /// before any large library loads (``TokenShortcut``). Every other command line this process hands
 /// as it was given (stdin too) to `webauth-tokens`, which runs the token commands and helpers
-/// without WebKitGTK, or for any other command straight to `webauth-engine` (``CommandRoute``). A
+/// without WebKitGTK and hands a `login` to a running broker, or for any other command straight
+/// to `webauth-engine` (``CommandRoute``). A
 /// person still has one `webauth` with the whole command tree.
 @main
 enum FrontMain {
     static func main() {
         let arguments = CommandLine.arguments
-        switch TokenShortcut.answer(arguments, environment: ProcessInfo.processInfo.environment) {
+        let environment = ProcessInfo.processInfo.environment
+        switch TokenShortcut.answer(arguments, environment: environment) {
         case .answered(let output): print(output)
-        case .handOver(let input): SiblingExecutable.replaceProcess(CommandRoute.executable(for: arguments), arguments: arguments, standardInput: input)
+        case .handOver(let input):
+            SiblingExecutable.replaceProcess(CommandRoute.executable(for: arguments, environment: environment), arguments: arguments, standardInput: input)
         }
     }
 }

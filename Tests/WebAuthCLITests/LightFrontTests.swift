@@ -1,4 +1,5 @@
 import ArgumentParser
+import WebAuthBrokerContract
 import Foundation
 import TestSupport
 import Testing
@@ -26,10 +27,57 @@ struct LightFrontTests {
     @Test("the front routes to webauth-tokens exactly the commands webauth-tokens has")
     func frontRoutesTheTokenCommands() {
         #expect(CommandRoute.tokenCommands == LightCommand.names)
-        #expect(CommandRoute.executable(for: ["/usr/bin/docker-credential-webauth", "get"]) == "webauth-tokens")
-        #expect(CommandRoute.executable(for: ["webauth", "--version"]) == "webauth-tokens")
-        #expect(CommandRoute.executable(for: ["webauth", "--version", "x"]) == "webauth-engine")
-        #expect(CommandRoute.executable(for: ["webauth", "login"]) == "webauth-engine")
+        #expect(CommandRoute.executable(for: ["/usr/bin/docker-credential-webauth", "get"], environment: [:]) == "webauth-tokens")
+        #expect(CommandRoute.executable(for: ["webauth", "--version"], environment: [:]) == "webauth-tokens")
+        #expect(CommandRoute.executable(for: ["webauth", "--version", "x"], environment: [:]) == "webauth-engine")
+        #expect(CommandRoute.executable(for: ["webauth", "login"], environment: [:]) == "webauth-engine")
+    }
+
+    @Test("a login a running broker can do goes to webauth-tokens with its SignIn options; every other login, and one in doubt, stays in-process")
+    func loginThroughTheBroker() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("front-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let desktop = ["DISPLAY": ":9", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "XDG_CONFIG_HOME": config.path]
+        let full = try #require(BrokeredLogin(["webauth", "login", "--profile=work", "--issuer", "https://id.example.com", "--client-id", "app",
+                                               "--redirect-uri", "http://127.0.0.1:8400/cb", "--scope", "openid email", "--scope", "groups",
+                                               "--param", "acr_values=mfa", "--param=prompt=login", "--timeout", "60", "--flow", "embedded",
+                                               "--show-tokens"], environment: desktop))
+        #expect(full.account == "work" && full.showsTokens && full.timeoutSeconds == 60)
+        #expect(full.options == ["account": .string("work"), "timeout": .uint32(60), "issuer": .string("https://id.example.com"),
+                                 "client_id": .string("app"), "redirect_uri": .string("http://127.0.0.1:8400/cb"),
+                                 "scopes": .strings(["openid", "email", "groups"]), "parameters": .stringMap(["acr_values": "mfa", "prompt": "login"])])
+        let byVariable = try #require(BrokeredLogin(["webauth", "login"], environment: desktop.merging(["WEBAUTH_PROFILE": "home"]) { $1 }))
+        #expect(byVariable.options == ["account": .string("home"), "timeout": .uint32(300)] && !byVariable.showsTokens)
+        #expect(CommandRoute.executable(for: ["webauth", "login", "--profile", "work"], environment: desktop) == "webauth-tokens")
+
+        let inProcess: [[String]] = [
+            ["--headless"], ["--script", "s.yaml"], ["--no-broker"], ["--ephemeral"], ["--store", "file"], ["--flow", "device"],
+            ["--system-browser"], ["--config", "c.json"], ["--verbose"], ["--client-secret-file", "f"], ["--private-key-file", "k.pem"],
+            ["--proxy", "none"], ["--ca-file", "ca.pem"], ["--response-type", "token"], ["--trace", "t.json"], ["--param", "novalue"],
+            ["--param", "=x"], ["--timeout", "0"], ["--timeout", "soon"], ["--profile", "other"], ["--help"], ["--issuer"], ["extra"],
+        ]
+        for extra in inProcess {
+            let arguments = ["webauth", "login", "--profile", "work"] + extra
+            #expect(BrokeredLogin(arguments, environment: desktop) == nil, "\(extra)")
+            #expect(CommandRoute.executable(for: arguments, environment: desktop) == "webauth-engine", "\(extra)")
+        }
+        #expect(BrokeredLogin(["webauth", "login"], environment: desktop) == nil, "no profile: an ephemeral sign-in, which the broker does not do")
+        #expect(BrokeredLogin(["webauth", "token", "--profile", "work"], environment: desktop) == nil)
+        for (name, value) in [("DISPLAY", ""), ("DBUS_SESSION_BUS_ADDRESS", ""), ("https_proxy", "http://proxy:3128"), ("NO_PROXY", "example.com"),
+                              ("WEBAUTH_CLIENT_SECRET", "s"), ("WEBAUTH_PROXY_PASSWORD", "p")] {
+            let environment = desktop.merging([name: value]) { $1 }
+            #expect(BrokeredLogin(["webauth", "login", "--profile", "work"], environment: environment) == nil, "\(name)=\(value)")
+        }
+        #expect(BrokeredLogin(["webauth", "login", "--profile", "work"], environment: desktop.merging(["DISPLAY": "", "WAYLAND_DISPLAY": "wayland-0"]) { $1 }) != nil)
+
+        let file = config.appendingPathComponent("webauth/config.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try #"{"credential_hosts": {"git.example.com": "work"}}"#.write(to: file, atomically: true, encoding: .utf8)
+        #expect(BrokeredLogin(["webauth", "login", "--profile", "work"], environment: desktop) != nil, "the helpers' setting is not login's")
+        for json in [#"{"issuer": "https://id.example.com"}"#, #"{"credentials": {"client_secret": "s"}}"#, #"{"store": "file"}"#, "not json"] {
+            try json.write(to: file, atomically: true, encoding: .utf8)
+            #expect(BrokeredLogin(["webauth", "login", "--profile", "work"], environment: desktop) == nil, "\(json)")
+        }
     }
 
     /// What `ldd` says `binary` needs.

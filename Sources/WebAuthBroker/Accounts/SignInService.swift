@@ -38,6 +38,9 @@ struct SignInService: Sendable {
                                    limit: Duration) async throws(BrokerError) -> AuthState {
         let (previous, store) = try await accounts.load(options.account)
         try await admission.admitSignIn(replacing: previous)
+        if let previous, let kept = Self.keptOnlyByWebauth(previous) {
+            throw .invalidArgument("the account '\(options.account)' is signed in with \(kept), which SignIn would drop; sign it in again with `webauth login`")
+        }
         let issuer = try Self.same(options.issuer, previous?.configuration.issuer, "issuer", account: options.account)
         let clientID = try Self.same(options.clientID, previous?.clientID, "client_id", account: options.account)
         guard let issuer, let clientID else {
@@ -72,6 +75,18 @@ struct SignInService: Sendable {
             }
         }
         return state
+    }
+
+    /// What `state` was signed in with that `SignIn` (a public client, discovery) cannot sign in
+    /// with again, so that a new sign-in would lose it: `nil` when nothing.
+    static func keptOnlyByWebauth(_ state: AuthState) -> String? {
+        if state.registration != nil { return "a client it registered itself" }
+        if let client = state.client, client.authenticationMethod != .none || client.clientSecret != nil || client.privateKey != nil {
+            return "a confidential client"
+        }
+        if state.client?.idTokenSigning != nil { return "a fixed ID-token algorithm" }
+        if state.dpopKey != nil { return "DPoP-bound tokens" }
+        return nil
     }
 
     /// The option `given`, which must be the account's `saved` value when the account has one.

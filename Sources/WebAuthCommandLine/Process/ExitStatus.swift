@@ -86,26 +86,24 @@ extension ReportedFailure {
     package func with(advice: String) -> ReportedFailure { ReportedFailure(status, message, advice: advice) }
 }
 
-extension AsyncParsableCommand {
-    /// Runs `body`; a failure is printed as `Error: what. What to do.` on stderr and ends the
-    /// process with its documented status (never a stack trace). The advice names only the
-    /// `options` the command has, and the `profile` it uses.
-    package func reportingFailures(offering options: OfferedOptions = [], profile: String? = nil, _ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data(failure.line(offering: options, profile: profile).utf8))
-            throw ExitCode(failure.status.rawValue)
-        }
+/// Runs a command's `body`; a failure is printed as `Error: what. What to do.` on stderr and ends the
+/// process with its documented status (never a stack trace). The advice names only the
+/// `options` the command has, and the `profile` it uses.
+package func reportingFailures(offering options: OfferedOptions = [], profile: String? = nil, _ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let failure as CommandFailure {
+        FileHandle.standardError.write(Data(failure.line(offering: options, profile: profile).utf8))
+        throw ExitCode(failure.status.rawValue)
     }
+}
 
-    /// ``reportingFailures(offering:_:)``, and Ctrl-C or SIGTERM cancels `body`: then the process prints
-    /// `Interrupted: outcome.` on stderr and exits 130 or 143, leaving no display, web process
-    /// or scratch directory behind (see ``Interruption``).
-    package func reportingFailures(ifInterrupted outcome: String, offering options: OfferedOptions = [], profile: String? = nil,
-                           _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await reportingFailures(offering: options, profile: profile) {
-            if let interruption = try await Interruption.cancelling(body) { interruption.exit(saying: outcome) }
-        }
+/// ``reportingFailures(offering:_:)``, and Ctrl-C or SIGTERM cancels `body`: then the process prints
+/// `Interrupted: outcome.` on stderr and exits 130 or 143, leaving no display, web process
+/// or scratch directory behind (see ``Interruption``).
+package func reportingFailures(ifInterrupted outcome: String, offering options: OfferedOptions = [], profile: String? = nil,
+                              _ body: @escaping @Sendable () async throws -> Void) async throws {
+    try await reportingFailures(offering: options, profile: profile) {
+        if let interruption = try await Interruption.cancelling(body) { interruption.exit(saying: outcome) }
     }
 }

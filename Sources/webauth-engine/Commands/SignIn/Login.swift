@@ -48,11 +48,17 @@ struct Login: AsyncParsableCommand {
     @Flag(help: "Also print the access, refresh and ID tokens.")
     var showTokens = false
 
+    // Read by `webauth`'s front (BrokeredLogin), which sends the sign-in to a running broker
+    // unless this is given; here, in-process, it has nothing left to do.
+    @Flag(help: "Sign in in this process even when a sign-in broker (webauth broker) runs. Without it, a login with a --profile, in a window, with no option but --issuer, --client-id, --redirect-uri, --scope, --param, --timeout and --show-tokens, signs in through a running broker's warm engine.")
+    var noBroker = false
+
     func run() async throws {
         try await reportingFailures(ifInterrupted: "the sign-in was cancelled; nothing was saved", offering: PresentationOptions.offered) {
             let narrator = Narrator(verbose: presentation.verbose, quiet: true)
             // A profile already signed in, or whose client registered itself (webauth register), needs no provider or client options.
-            let settings = try client.resolve(saved: client.namesNoClient ? await profile.savedClientState() : nil)
+            let saved = client.namesNoClient ? await profile.savedClientState() : nil
+            let settings = try client.resolve(saved: saved)
             let deadline = presentation.deadline()
             // Headless with no script, nobody can type: a provider that remembers the person may still
             // finish by itself, and a page that waits for input fails once it settles, not at --timeout.
@@ -80,7 +86,9 @@ struct Login: AsyncParsableCommand {
                 try await ProfileStore.whileHoldingLock(of: name, waitingAtMost: deadline.remaining) {
                     let previous = try await ProfileStore.load(name, from: store)
                     var state = try await signIn()
-                    state.client = settings.savedClient(scopes: scopes, secret: client.secret.reference(), for: state.configuration)
+                    // A client taken from the saved sign-in keeps its secret's place, unless this command gave another.
+                    state.client = settings.savedClient(scopes: scopes, secret: client.secret.reference() ?? saved?.client?.clientSecret,
+                                                        for: state.configuration)
                     state.client?.route = settings.network.saved
                     if let registration = previous?.registration, registration.clientID == state.clientID { state.registration = registration }
                     do throws(AuthStateStoreError) { try await store.save(state) } catch { throw CommandFailure(error) }

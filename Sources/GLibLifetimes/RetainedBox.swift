@@ -1,4 +1,4 @@
-package import CSoup
+package import CGDBus
 
 /// A Swift value handed to C as user data (a signal handler's, an async call's, a weak
 /// reference's, a server handler's; the broker's D-Bus objects, subscriptions and calls). The box is retained once when it is handed over and released

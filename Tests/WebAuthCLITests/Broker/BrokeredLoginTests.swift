@@ -1,0 +1,113 @@
+import DevProvider
+import Foundation
+import OpenIDConnect
+import TestSupport
+import Testing
+
+/// `webauth login` with a broker running signs in through it (``BrokeredLogin``, `webauth-tokens`):
+/// the page shows in the broker's window, from its warm engine, and the command prints what an
+/// in-process sign-in prints. A person types into that window here (xdotool under the bus's Xvfb).
+/// What the broker cannot do as the command line asks runs in-process, as before.
+@Suite("webauth login through a running broker", .startsWebKit(minutes: 5))
+struct BrokeredLoginTests {
+    var webauth = WebAuthBinary()
+
+    init() {
+        webauth.environment["ALICE_PASSWORD"] = OpenIDProvider.User.alice.password
+    }
+
+    /// The development provider's login page in a window of the bus's display.
+    static let loginPage = "^Sign in to the development provider$"
+
+    /// Starts the bus's broker (its activation, by a call): `webauth login` never starts one.
+    func startBroker(_ bus: BrokerBus) async throws {
+        let listed = try await bus.call(method: "ListAccounts")
+        try #require(listed["results"] != nil, "\(listed)")
+    }
+
+    /// The person at the bus's display: waits for the login page's window, then types alice's user
+    /// name (into the autofocus field), Tab, her password and Enter.
+    func signInAsPerson(_ bus: BrokerBus) async throws {
+        let found = try await bus.run("/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", Self.loginPage])
+        let window = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no login window: \(found.stderr)")
+        for keys in [["type", "--delay", "20", "alice"], ["key", "Tab", "type", "--delay", "20", OpenIDProvider.User.alice.password], ["key", "Return"]] {
+            let typed = try await bus.run("/usr/bin/xdotool", ["windowfocus", "--sync", window] + keys)
+            try #require(typed.status == 0, "xdotool: \(typed.stderr)")
+        }
+    }
+
+    @Test("login --profile with a broker running: the page is the broker's window, the summary is login's, and webauth token reads the saved sign-in")
+    func signsInThroughTheBroker() async throws {
+        let fixture = try await BrokerFixture.start(webauth, display: true)
+        let bus = fixture.bus
+        defer { Task { await bus.stop() } }
+        try await startBroker(bus)
+        let person = Task { try await signInAsPerson(bus) }
+        let login = try await bus.run(WebAuthBinary.binary.path, ["login", "--profile", "work", "--issuer", fixture.provider.issuer,
+                                                                   "--client-id", "webauth-demo", "--scope", "openid offline_access"])
+        try await person.value
+        try #require(login.status == 0, "stderr: \(login.stderr)\nbroker: \(bus.brokerLog)")
+        #expect(bus.brokerLog.contains("SignIn from webauth for the account 'work'"), "the broker signed in: \(bus.brokerLog)")
+        let summary = try JSONValue(parsing: login.stdout)
+        #expect(summary["subject"]?.stringValue == OpenIDProvider.User.alice.subject && summary["issuer"]?.stringValue == fixture.provider.issuer
+                && summary["client_id"]?.stringValue == "webauth-demo" && summary["has_refresh_token"] == .bool(true)
+                && summary["signed_in"] == .bool(true) && summary["store"]?.stringValue?.contains("file") == true, "\(summary)")
+        #expect(summary["access_token"] == nil && summary["scopes"] == .array([.string("openid"), .string("offline_access")]), "no token unless asked: \(summary)")
+        #expect(fixture.provider.secretsSeen.allSatisfy { !login.stdout.contains($0) && !login.stderr.contains($0) }, "no token, code or password printed")
+
+        let token = try await webauth(["token", "--profile", "work"])
+        #expect(token.status == 0 && !token.stdout.isEmpty, "the broker's sign-in is the profile's: \(token.stderr)")
+    }
+
+    @Test("Ctrl-C of a login through the broker: exit 130, the broker's request is closed, and the account's lock is free for the next sign-in")
+    func interruptClosesTheRequest() async throws {
+        let fixture = try await BrokerFixture.start(webauth, display: true)
+        let bus = fixture.bus
+        defer { Task { await bus.stop() } }
+        try await startBroker(bus)
+        let login = try ChildProcess(WebAuthBinary.binary.path, ["login", "--profile", "work", "--issuer", fixture.provider.issuer, "--client-id", "webauth-demo"],
+                                     environment: webauth.baseEnvironment.merging(bus.clientEnvironment) { $1 }, stderr: .pipe)
+        let shown = try await bus.run("/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", Self.loginPage])
+        try #require(shown.status == 0, "the broker's window: \(shown.stderr)")
+        login.signal(SIGINT)
+        #expect(await login.exitStatus() == 130)
+        let stderr = String(decoding: await login.outputToEnd(), as: UTF8.self)
+        #expect(stderr.contains("Interrupted: the sign-in was cancelled; nothing was saved."), "stderr: \(stderr)")
+        // The next sign-in of the account waits for the cancelled one's lock: it ends only once that request has.
+        let next = try await bus.request(fixture.signInOptions(account: "work"))
+        #expect(next["response"]?.numberValue == 0, "\(next)\nbroker: \(bus.brokerLog)")
+        #expect(bus.brokerLog.contains("/webauth_login_\(login.pid) cancelled"), "the request was closed: \(bus.brokerLog)")
+        let windows = try await bus.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", Self.loginPage])
+        #expect(windows.stdout.isEmpty, "no sign-in window is left: \(windows.stdout)")
+    }
+
+    @Test("what the broker cannot do runs in-process: --no-broker, --headless, and an account saved with a confidential client (its secret file kept)")
+    func fallsBackInProcess() async throws {
+        let secret = "confidential-5a1d"
+        var settings = DevProviderConfiguration()
+        settings.clients = [OpenIDProvider.Client(clientID: "server-app", clientSecret: secret, redirectURIs: ["com.example.webauth:/callback"]),
+                            OpenIDProvider.Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"])]
+        let provider = try await OpenIDProvider.start(configuration: settings)
+        let bus = try await BrokerBus.start(webauth, display: true)
+        defer { Task { await bus.stop() } }
+        try await startBroker(bus)
+        let script = try webauth.file("login.yaml", LoginCommandTests.passwordScript)
+        let headless = try await bus.run(WebAuthBinary.binary.path, ["login", "--profile", "secret", "--issuer", provider.issuer, "--client-id", "server-app",
+                                                                      "--client-secret-file", try webauth.file("client-secret", secret), "--headless", "--script", script])
+        try #require(headless.status == 0, "stderr: \(headless.stderr)")
+        let optedOut = try await bus.run(WebAuthBinary.binary.path, ["login", "--profile", "plain", "--issuer", provider.issuer, "--client-id", "webauth-demo",
+                                                                      "--headless", "--script", script, "--no-broker"])
+        try #require(optedOut.status == 0, "stderr: \(optedOut.stderr)")
+        #expect(!bus.brokerLog.contains("SignIn from webauth"), "both in-process: \(bus.brokerLog)")
+
+        // Signed in again with no option: the broker refuses the account before any page opens, and the sign-in runs here.
+        let person = Task { try await signInAsPerson(bus) }
+        let again = try await bus.run(WebAuthBinary.binary.path, ["login", "--profile", "secret"])
+        try await person.value
+        #expect(again.status == 0, "stderr: \(again.stderr)\nbroker: \(bus.brokerLog)")
+        #expect(bus.brokerLog.contains("InvalidArgument: the account 'secret' is signed in with a confidential client"), "\(bus.brokerLog)")
+        let saved = try String(contentsOf: webauth.home.appendingPathComponent("state/webauthsession/secret.json"), encoding: .utf8)
+        #expect(saved.contains("client_secret_reference") && saved.contains("client_secret_basic"), "the client's secret file is still the sign-in's: \(saved)")
+        #expect(provider.secretsSeen.allSatisfy { !again.stdout.contains($0) }, "no token printed")
+    }
+}
