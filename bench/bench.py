@@ -414,7 +414,13 @@ class Display:
         self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
                                         pass_fds=[write], stderr=subprocess.DEVNULL)
         os.close(write)
-        self.name = ":" + os.read(read, 16).decode().strip()
+        number = b""
+        while not number.endswith(b"\n"):  # the whole line: Xvfb dies ("Cannot write display number") if the pipe closes first
+            chunk = os.read(read, 16)
+            if not chunk:
+                raise SystemExit("Xvfb did not start")
+            number += chunk
+        self.name = ":" + number.decode().strip()
         os.close(read)
 
     def stop(self):

@@ -23,20 +23,39 @@ struct AccountStore: Sendable {
 
     /// The store of `account`'s saved sign-in.
     func store(_ account: String) throws(BrokerError) -> any AuthStateStore {
-        let (logger, logged) = (logger, keyringRefusalLogged)
         do {
-            return try automaticAuthStateStore(name: account, keyringAnswers: keyringAnswers) { keyringError, file in
-                guard logged.withLock({ said in defer { said = true }; return !said }) else {
-                    return logger.debug("the keyring refused the sign-in too; it was saved in \(file.path)")
-                }
-                logger.warning("""
-                    the keyring could not save the sign-in (\(keyringError)); it was saved in \(file.path) (mode 0600) instead, \
-                    as every sign-in the keyring refuses will be, without this warning again
-                    """)
+            return try automaticAuthStateStore(name: account, keyringAnswers: keyringAnswers) { [self] keyringError, file in
+                keyringRefused("\(keyringError)", file: file)
             }
         } catch {
             throw BrokerError(error)
         }
+    }
+
+    /// The store a new sign-in of `account` is saved in: ``store(_:)``'s, but its file when the
+    /// keyring answers and cannot take it now (no default collection, a locked one), as
+    /// `webauth login` decides. Saving there would have gnome-keyring ask the person, in the middle
+    /// of a sign-in, to create or unlock a keyring.
+    func storeForSaving(_ account: String) async throws(BrokerError) -> any AuthStateStore {
+        guard keyringAnswers, let problem = await SecretServiceAuthStateStore.problem() else { return try store(account) }
+        do {
+            let file = try FileAuthStateStore(name: account)
+            keyringRefused("\(problem)", file: file.fileURL)
+            return file
+        } catch {
+            throw BrokerError(error)
+        }
+    }
+
+    /// Logs, once per broker, that the keyring refused a sign-in (`reason`) and it went to `file`.
+    private func keyringRefused(_ reason: String, file: URL) {
+        guard keyringRefusalLogged.withLock({ said in defer { said = true }; return !said }) else {
+            return logger.debug("the keyring refused the sign-in too; it was saved in \(file.path)")
+        }
+        logger.warning("""
+            the keyring could not save the sign-in (\(reason)); it was saved in \(file.path) (mode 0600) instead, \
+            as every sign-in the keyring refuses will be, without this warning again
+            """)
     }
 
     /// `account`'s saved sign-in and its store; `nil` when it has none.

@@ -36,7 +36,7 @@ struct SignInService: Sendable {
 
     private func signInHoldingLock(_ options: SignInOptions, parent: ParentWindow?, script: LoginScript?, admission: AccountAdmission,
                                    limit: Duration) async throws(BrokerError) -> AuthState {
-        let (previous, store) = try await accounts.load(options.account)
+        let (previous, _) = try await accounts.load(options.account)
         try await admission.admitSignIn(replacing: previous)
         if let previous, let kept = Self.keptOnlyByWebauth(previous) {
             throw .invalidArgument("the account '\(options.account)' is signed in with \(kept), which SignIn would drop; sign it in again with `webauth login`")
@@ -67,6 +67,7 @@ struct SignInService: Sendable {
         var state = result.authState
         state.client = SavedClient(redirectURI: redirect, scopes: scopes, authenticationMethod: .none)
         state.client?.route = route.saved
+        let store = try await accounts.storeForSaving(options.account)
         do throws(AuthStateStoreError) { try await store.save(state) } catch { throw BrokerError(error) }
         try await admission.signedIn()
         if let previous, previous.configuration.issuer == issuer, previous.clientID == clientID, previous.refreshToken != state.refreshToken {

@@ -63,14 +63,19 @@ struct BrokerTests {
         #expect(c.status == 1 && c.stderr == said, "stderr: \(c.stderr)")
     }
 
-    @Test("a Secret Service that answers but cannot take a sign-in (a bare dbus-run-session's gnome-keyring, no login keyring): each goes to its file, said once")
-    func keyringRefusalSaidOnce() async throws {
+    @Test("a Secret Service that answers but cannot take a sign-in (a bare dbus-run-session's gnome-keyring, no login keyring): each goes to its file, said once; with a display, no keyring prompt stops the sign-in",
+          arguments: [false, true])
+    func keyringRefusalSaidOnce(display: Bool) async throws {
         var webauth = webauth
         webauth.environment["HOME"] = webauth.home.path  // gnome-keyring's control folder goes under ~/.cache
-        let fixture = try await BrokerFixture.start(webauth, machineServices: true)
+        // With a display, gnome-keyring asks the person to create a keyring when something is saved into its default
+        // collection: the broker saved there, and the sign-in waited on that window until its timeout.
+        let fixture = try await BrokerFixture.start(webauth, display: display, machineServices: true)
         defer { Task { await fixture.bus.stop() } }
         for account in ["first", "second"] {
-            let signedIn = try await fixture.signIn(account)
+            var options = fixture.signInOptions(account: account)
+            options["timeout"] = .number(60)  // a prompt fails the sign-in in a minute, not the request's five
+            let signedIn = try await fixture.bus.request(options)
             #expect(signedIn["response"]?.numberValue == 0, "\(signedIn)\n\(fixture.bus.brokerLog)")
             #expect(FileManager.default.fileExists(atPath: webauth.home.appendingPathComponent("state/webauthsession/\(account).json").path),
                     "\(account) is saved in its file")
