@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 
 /// An access token as the token commands print it, in each of their forms.
 struct FreshToken: Equatable {
@@ -27,27 +28,14 @@ struct FreshToken: Equatable {
         case .raw: token
         case .header: "Authorization: Bearer \(token)"
         case .json:
-            Self.json(TokenJSON(accessToken: token, expiresAt: expiresAt.map(Self.timestamp), scope: scopes?.joined(separator: " "),
+            Self.json(TokenJSON(accessToken: token, expiresAt: expiresAt.map(UTCTimestamp.text), scope: scopes?.joined(separator: " "),
                                 tokenType: tokenType))
         }
     }
 
     /// `webauth kubernetes-credential`'s ExecCredential of `apiVersion`.
     func execCredential(apiVersion: String) -> String {
-        Self.json(ExecCredential(apiVersion: apiVersion, status: .init(token: token, expirationTimestamp: expiresAt.map(Self.timestamp))))
-    }
-
-    /// `date` as the commands write an expiry, RFC 3339 in UTC to the whole second
-    /// (`2026-11-28T05:00:00Z`), as Foundation's `.iso8601` style does, without the calendar
-    /// and time zones that style loads (3.5 MiB of the shortcut's peak).
-    static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        var text = [CChar](repeating: 0, count: 32)
-        guard gmtime_r(&seconds, &parts) != nil else { return date.formatted(.iso8601) }
-        let length = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        guard length > 0 else { return date.formatted(.iso8601) }
-        return String(decoding: text.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Self.json(ExecCredential(apiVersion: apiVersion, status: .init(token: token, expirationTimestamp: expiresAt.map(UTCTimestamp.text))))
     }
 
     /// `value` as the commands print JSON: keys sorted, slashes as they are.

@@ -19,7 +19,7 @@ enum LoginThroughBroker {
             let answer = await BrokerSignInCall.signIn(parentWindow: "", options: login.options, environment: CommandEnvironment.original,
                                                        timeout: .seconds(login.timeoutSeconds))
             switch answer {
-            case .response(RequestResponse.success.rawValue, _): try await printSummary(of: login)
+            case .response(RequestResponse.success.rawValue, let results): try await printSummary(of: login, signedIn: results)
             case .response(_, let results): throw try failure(results)
             case .refused(.invalidArgument, _), .refused(.accessDenied, _), .noBroker: throw EngineRequired()
             case .refused(let name, let message): throw CommandFailure(ExitStatus(rawValue: Int32(name.exitStatus)) ?? .localFailure, message)
@@ -39,10 +39,18 @@ enum LoginThroughBroker {
         return CommandFailure(status, message)
     }
 
-    /// Prints the saved sign-in as `webauth login` does.
-    private static func printSummary(of login: BrokeredLogin) async throws(CommandFailure) {
-        let store = try await ProfileStore.forReading(name: login.account, choice: nil)
-        guard let state = try await ProfileStore.load(login.account, from: store) else {
+    /// Prints the saved sign-in as `webauth login` does: the one the broker saved, whose access
+    /// token `signedIn` holds. Its file is read first, as with the keyring, and holds it when the
+    /// broker saved there: then no Secret Service is asked.
+    private static func printSummary(of login: BrokeredLogin, signedIn: [String: BusValue]) async throws(CommandFailure) {
+        let file = try await ProfileStore.forReading(name: login.account, choice: .file)
+        var store: any AuthStateStore = file
+        var state = try await ProfileStore.load(login.account, from: file)
+        if state == nil || state?.accessToken != BrokerResults.accessToken(in: signedIn)?.token {
+            store = try await ProfileStore.forReading(name: login.account, choice: nil)
+            state = try await ProfileStore.load(login.account, from: store)
+        }
+        guard let state else {
             throw CommandFailure(.localFailure, "the sign-in broker signed in, but no sign-in named '\(login.account)' is saved in \(ProfileStore.describe(store))")
         }
         print(SignInSummary.json(state, store: ProfileStore.describe(store), showTokens: login.showsTokens).description)

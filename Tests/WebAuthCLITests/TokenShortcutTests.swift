@@ -1,5 +1,6 @@
 import DevProvider
 import Foundation
+import WebAuthSupport
 import OpenIDConnect
 import TestSupport
 import Testing
@@ -113,7 +114,7 @@ struct TokenShortcutTests {
     func expiryTimestamps() {
         for seconds in [0, 1_764_300_000.001, 1_764_300_000.5, 1_764_300_059.999, 2_147_483_648, 4_102_444_799.75] as [TimeInterval] {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(FreshToken.timestamp(date) == date.formatted(.iso8601), "\(seconds)")
+            #expect(UTCTimestamp.text(date) == date.formatted(.iso8601), "\(seconds)")
         }
     }
 

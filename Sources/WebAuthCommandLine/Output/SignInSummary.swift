@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthSupport
 import OpenIDConnect
 
 /// The JSON that `webauth login` and `webauth status` print about a saved sign-in. Tokens only
@@ -24,7 +25,7 @@ package enum SignInSummary {
             fields["scopes"] = .array(scope.split(separator: " ").map { .string(String($0)) })
         }
         if let expiry = state.lastTokenResponse?.accessTokenExpiresAt {
-            fields["access_token_expires_at"] = .string(expiry.formatted(.iso8601))
+            fields["access_token_expires_at"] = .string(UTCTimestamp.text(expiry))
         }
         if showTokens {
             fields["access_token"] = state.accessToken.map(JSONValue.string) ?? .null

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebAuthSupport
 import OpenIDConnect
 import Synchronization
 
@@ -92,7 +93,7 @@ package struct KubernetesCredential: AsyncParsableCommand {
     package static func execCredential(_ token: AccessToken?, apiVersion: String) -> JSONValue {
         var status: [String: JSONValue] = ["token": .string(token?.token ?? "")]
         if let expiry = token?.expiresAt {
-            status["expirationTimestamp"] = .string(expiry.formatted(.iso8601))
+            status["expirationTimestamp"] = .string(UTCTimestamp.text(expiry))
         }
         return .object(["apiVersion": .string(apiVersion), "kind": .string("ExecCredential"), "status": .object(status)])
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebAuthSupport
 import OpenIDConnect
 import WebAuthNetwork
 import WebAuthKeyring
@@ -80,7 +81,7 @@ package struct Token: AsyncParsableCommand {
         case .json:
             JSONValue.object([
                 "access_token": .string(token.token), "token_type": .string(token.tokenType),
-                "expires_at": token.expiresAt.map { .string($0.formatted(.iso8601)) } ?? .null,
+                "expires_at": token.expiresAt.map { .string(UTCTimestamp.text($0)) } ?? .null,
                 "scope": token.scopes.map { .string($0.joined(separator: " ")) } ?? .null,
             ]).description
         }
