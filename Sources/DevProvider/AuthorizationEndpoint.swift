@@ -3,9 +3,9 @@ import OpenIDConnect
 import WebAuthSupport
 
 /// `/authorize`: the request's checks (client, redirect URI, PKCE S256, a pushed request taken back
-/// from the ``PushedAuthorizationEndpoint``), the login pages (``LoginFlow``), consent, and the
-/// response sent to the client's redirect URI; it issues the single-use codes the token endpoint
-/// redeems here.
+/// from the ``PushedAuthorizationEndpoint``), the login pages (``LoginFlow``) unless the person's
+/// session is remembered (``ProviderSessions``), consent, and the response sent to the client's
+/// redirect URI; it issues the single-use codes the token endpoint redeems here.
 final class AuthorizationEndpoint: Sendable {
     private struct Issued: Sendable {
         /// Codes handed out and not yet redeemed.
@@ -18,11 +18,12 @@ final class AuthorizationEndpoint: Sendable {
     private let clients: ClientRegistry
     private let login: LoginFlow
     private let pushed: PushedAuthorizationEndpoint
+    private let sessions: ProviderSessions
     /// Not a `Mutex`: see ``LockedState`` (server threads).
     private let issued = LockedState(Issued())
 
-    init(context: ProviderContext, clients: ClientRegistry, login: LoginFlow, pushed: PushedAuthorizationEndpoint) {
-        (self.context, self.clients, self.login, self.pushed) = (context, clients, login, pushed)
+    init(context: ProviderContext, clients: ClientRegistry, login: LoginFlow, pushed: PushedAuthorizationEndpoint, sessions: ProviderSessions) {
+        (self.context, self.clients, self.login, self.pushed, self.sessions) = (context, clients, login, pushed, sessions)
     }
 
     /// The languages each request to the endpoint asked for, oldest first.
@@ -68,7 +69,10 @@ final class AuthorizationEndpoint: Sendable {
             return respond([("error", "invalid_request"), ("error_description", "PKCE with S256 is required")])
         }
         let form = request.method == "POST" ? ProviderForm.fields(request.body) : [:]
-        let step = login.step(form: form, query: query, rawQuery: request.query, method: request.method)
+        let cookie = request.header("Cookie")
+        let remembered = request.method == "GET" ? sessions.subject(cookieHeader: cookie, prompt: query["prompt"]) : nil
+        let step = remembered.map { LoginProgress.authenticated(subject: $0) }
+            ?? login.step(form: form, query: query, rawQuery: request.query, method: request.method)
         guard case .authenticated(let subject) = step else {
             if case .page(let page, let status) = step { return .html(page, status: status) }
             return .html(LoginPage.message(title: "Bad request", "The form is not one of this provider's."), status: 400)
@@ -78,7 +82,7 @@ final class AuthorizationEndpoint: Sendable {
             guard form["decision"] == "allow" else {
                 return respond([("error", "access_denied"), ("error_description", "the person denied access")])
             }
-        } else if client.requiresConsent {
+        } else if client.requiresConsent, remembered == nil || !sessions.allowed(client.clientID, cookieHeader: cookie, prompt: query["prompt"]) {
             return .html(login.consentPage(subject: subject, query: query, clientID: client.clientID, scope: scope))
         }
         if context.has(.deny) { return respond([("error", "access_denied"), ("error_description", "the person denied access")]) }
@@ -86,7 +90,7 @@ final class AuthorizationEndpoint: Sendable {
         let grant = Grant(clientID: client.clientID, redirectURI: redirect, codeChallenge: challenge, nonce: query["nonce"],
                           subject: subject, scope: scope)
         issued.withLock { $0.codes[code] = grant }
-        return respond([("code", code)])
+        return sessions.remembering(subject, allowed: client.clientID, cookieHeader: cookie, in: respond([("code", code)]))
     }
 
     /// A web view embedded in an app, by the user agent's browser tokens (what user-agent sniffing providers look at).

@@ -163,6 +163,12 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
     /// (the default): it does not expire. 0 or less: already expired when it is issued, for tests.
     public var registeredSecretLifetime: Int?
 
+    /// Whether the provider remembers who signed in, as deployed providers do: a session cookie,
+    /// with which a later sign-in in the same browser (the same cookies) needs no login page, and no
+    /// consent page for a client allowed before, unless it asks `prompt=login` or `prompt=consent`;
+    /// `/logout` ends it. Default: false (every sign-in shows the login page).
+    public var remembersPeople = false
+
     /// The defaults.
     public init() {}
 
@@ -173,6 +179,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests", pushedRequestLifetime = "pushed_request_lifetime"
         case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
         case registrationInitialAccessToken = "registration_initial_access_token", registeredSecretLifetime = "registered_secret_lifetime"
+        case remembersPeople = "remembers_people"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -192,6 +199,7 @@ public struct DevProviderConfiguration: Sendable, Hashable, Codable {
         tokenEndpointAuthMethods = try container.decodeIfPresent([String].self, forKey: .tokenEndpointAuthMethods) ?? defaults.tokenEndpointAuthMethods
         registrationInitialAccessToken = try container.decodeIfPresent(String.self, forKey: .registrationInitialAccessToken)
         registeredSecretLifetime = try container.decodeIfPresent(Int.self, forKey: .registeredSecretLifetime)
+        remembersPeople = try container.decodeIfPresent(Bool.self, forKey: .remembersPeople) ?? defaults.remembersPeople
     }
 
     /// Reads a configuration file.

@@ -122,7 +122,8 @@ public final class OpenIDProvider: Sendable {
         let dpop = DPoPProofChecker(context: context)
         let login = LoginFlow(context: context, totp: TOTPFactor(context: context), email: email, passkeys: passkeys)
         let pushed = PushedAuthorizationEndpoint(context: context, clients: clients, authenticator: authenticator)
-        let authorization = AuthorizationEndpoint(context: context, clients: clients, login: login, pushed: pushed)
+        let sessions = ProviderSessions(enabled: context.configuration.remembersPeople)
+        let authorization = AuthorizationEndpoint(context: context, clients: clients, login: login, pushed: pushed, sessions: sessions)
         let device = DeviceAuthorizationEndpoint(context: context, authenticator: authenticator, login: login)
         (self.server, self.context, self.signer, self.ledger, self.requests) = (server, context, signer, ledger, requests)
         (self.email, self.passkeys, self.authorization, self.device, self.pushed) = (email, passkeys, authorization, device, pushed)
@@ -133,7 +134,7 @@ public final class OpenIDProvider: Sendable {
         userInfo = UserInfoEndpoint(context: context, ledger: ledger, dpop: dpop)
         introspection = IntrospectionEndpoint(authenticator: authenticator, ledger: ledger)
         revocation = RevocationEndpoint(ledger: ledger)
-        endSession = EndSessionEndpoint(context: context, clients: clients)
+        endSession = EndSessionEndpoint(context: context, clients: clients, sessions: sessions)
         webFinger = WebFingerEndpoint(context: context)
     }
 

@@ -83,6 +83,41 @@ struct ProviderEndpointTests {
         #expect(implicit.headers["location"]?.contains("error=unsupported_response_type") == true)
     }
 
+    @Test("remembers_people: the redirect sets a session cookie; with it the next request gets a code with no login or consent page, unless prompt=login or prompt=consent; /logout forgets it; off by default")
+    func rememberedPeople() async throws {
+        let provider = try await raw.provider { $0.remembersPeople = true }
+        let (request, configuration) = try await raw.request(provider, client: "consent-app")
+        let url = request.url(authorizationEndpoint: configuration.authorizationEndpoint)
+        let consentPage = try await raw.logIn(url)
+        let interaction = try #require(raw.text(consentPage).firstMatch(of: /name="interaction" value="([^"]+)"/)?.1)
+        let first = try await raw.post(url, [("step", "consent"), ("interaction", String(interaction)), ("decision", "allow")])
+        #expect(try raw.response(first, request, configuration).code != nil)
+        let setCookie = try #require(first.headers["set-cookie"], "\(first.headers)")
+        #expect(setCookie.hasPrefix("webauth_dev_session=") && setCookie.contains("HttpOnly"), "\(setCookie)")
+        let cookie = ["Cookie": String(setCookie.prefix { $0 != ";" })]
+
+        let again = try await raw.http.send(HTTPRequest(url: url, headers: cookie))
+        #expect(try raw.response(again, request, configuration).code != nil, "remembered: straight to the redirect")
+        for prompt in ["login", "consent"] {
+            let (asking, _) = try await raw.request(provider, client: "consent-app", extra: ["prompt": prompt])
+            let page = try await raw.http.send(HTTPRequest(url: asking.url(authorizationEndpoint: configuration.authorizationEndpoint), headers: cookie))
+            #expect(page.status == 200 && raw.text(page).contains(prompt == "login" ? "id=\"password\"" : "id=\"allow\""), "prompt=\(prompt)")
+        }
+        let (other, _) = try await raw.request(provider, client: "webauth-demo")
+        let otherClient = try await raw.http.send(HTTPRequest(url: other.url(authorizationEndpoint: configuration.authorizationEndpoint), headers: cookie))
+        #expect(try raw.response(otherClient, other, configuration).code != nil, "the person is remembered for a client that asks no consent")
+
+        let logout = try await raw.http.send(HTTPRequest(url: URL(string: provider.issuer + "/logout")!, headers: cookie))
+        #expect(logout.headers["set-cookie"]?.contains("Max-Age=0") == true, "\(logout.headers)")
+        let forgotten = try await raw.http.send(HTTPRequest(url: url, headers: cookie))
+        #expect(forgotten.status == 200 && raw.text(forgotten).contains("id=\"password\""), "the session ended: the login page again")
+
+        let plain = try await raw.provider()
+        let (plainRequest, plainConfiguration) = try await raw.request(plain)
+        let answer = try await raw.logIn(plainRequest.url(authorizationEndpoint: plainConfiguration.authorizationEndpoint))
+        #expect(answer.status == 302 && answer.headers["set-cookie"] == nil, "off by default: \(answer.headers)")
+    }
+
     @Test("consent: Allow gives a code, Deny gives access_denied, and a consent form works once")
     func consent() async throws {
         let provider = try await raw.provider()

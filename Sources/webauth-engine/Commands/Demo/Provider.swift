@@ -23,7 +23,7 @@ struct Provider: AsyncParsableCommand {
     @Option(help: "Port (0: a free one).")
     var port = 0
 
-    @Option(help: ArgumentHelp("A JSON file with users, clients, login_method, access_token_lifetime, faults.", valueName: "file"))
+    @Option(help: ArgumentHelp("A JSON file with users, clients, login_method, access_token_lifetime, faults, remembers_people.", valueName: "file"))
     var config: String?
 
     @Option(help: ArgumentHelp("A PEM P-256 private key to sign ID tokens with (default: a new key).", valueName: "file"))
