@@ -36,6 +36,25 @@ final class BrokerClientConnection {
     /// Calls `method` of `interface` at `path` on the broker with `arguments` (a tuple), waiting at most `timeoutMilliseconds`.
     func call(_ method: String, _ arguments: [BusValue], interface: String = BrokerContract.interface, path: String = BrokerContract.objectPath,
               timeoutMilliseconds: Int32) -> Outcome {
+        reply(method, arguments, interface: interface, path: path, timeoutMilliseconds: timeoutMilliseconds) { .reply(BusValue.values(ofTuple: $0)) }
+    }
+
+    /// The broker's property `name` (`org.freedesktop.DBus.Properties.Get`): `.reply([value])`.
+    func property(_ name: String, timeoutMilliseconds: Int32) -> Outcome {
+        reply("Get", [.string(BrokerContract.interface), .string(name)], interface: "org.freedesktop.DBus.Properties", path: BrokerContract.objectPath,
+              timeoutMilliseconds: timeoutMilliseconds) { reply in
+            // `(v)`: the value is inside the variant.
+            guard let boxed = g_variant_get_child_value(reply, 0) else { return .noBroker }
+            defer { g_variant_unref(boxed) }
+            guard let value = g_variant_get_variant(boxed) else { return .noBroker }
+            defer { g_variant_unref(value) }
+            return .reply([BusValue(variant: value)])
+        }
+    }
+
+    /// Calls `method` and reads its reply (a tuple, not consumed) with `read`.
+    private func reply(_ method: String, _ arguments: [BusValue], interface: String, path: String, timeoutMilliseconds: Int32,
+                       read: (OpaquePointer) -> Outcome) -> Outcome {
         var error: UnsafeMutablePointer<GError>?
         let reply = connection.withPointer { connection in
             g_dbus_connection_call_sync(connection, BrokerContract.busName, path, interface, method,
@@ -44,7 +63,7 @@ final class BrokerClientConnection {
         if let error { return Self.failure(error) }
         guard let reply else { return .noBroker }
         defer { g_variant_unref(reply) }
-        return .reply(BusValue.values(ofTuple: reply))
+        return read(reply)
     }
 
     /// What `error` (freed here) says.

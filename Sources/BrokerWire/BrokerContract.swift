@@ -14,6 +14,10 @@ public enum BrokerContract {
     public static let responseSignal = "Response"
     /// The interface's version: its property `Version`.
     public static let version: UInt32 = 1
+    /// The property that holds ``version``.
+    public static let versionProperty = "Version"
+    /// The property that says whether the broker can show a person's `SignIn` window (it has a display).
+    public static let canShowWindowsProperty = "CanShowWindows"
     /// Where request objects live: `PREFIX/SENDER/TOKEN`.
     public static let requestPathPrefix = "/org/webauthsession/Broker/request"
 
@@ -39,6 +43,7 @@ public enum BrokerContract {
               <arg type="o" name="handle" direction="out"/>
             </method>
             <property name="Version" type="u" access="read"/>
+            <property name="CanShowWindows" type="b" access="read"/>
           </interface>
           <interface name="org.webauthsession.Request1">
             <method name="Close"/>

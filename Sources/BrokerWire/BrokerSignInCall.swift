@@ -21,14 +21,23 @@ public enum BrokerSignInCall {
         case cancelled
         /// No broker to ask: no session bus, no broker on it, or one that does not know the call.
         case noBroker
+        /// The broker has no display for the window (`CanShowWindows` is false); nothing was asked.
+        case cannotShowWindows
     }
 
     /// Signs in with `options` (`SignIn`'s `a{sv}`, without `handle_token`: one is made here) in a
-    /// window transient for `parentWindow`, waiting at most `timeout` for the `Response`.
+    /// window transient for `parentWindow`, waiting at most `timeout` for the `Response`; first asks
+    /// whether the broker can show that window at all (`CanShowWindows`).
     /// Cancelling the task closes the request (`Close`), so the broker closes its window.
     /// - Parameter environment: where the session bus is (``SessionBus``).
     public static func signIn(parentWindow: String, options: [String: BusValue], environment: [String: String], timeout: Duration) async -> Answer {
         guard let connection = BrokerClientConnection(environment: environment) else { return .noBroker }
+        switch connection.property(BrokerContract.canShowWindowsProperty, timeoutMilliseconds: 5_000) {
+        case .reply([.boolean(false)]): return .cannotShowWindows
+        case .reply, .refused: break  // a broker that does not say: its SignIn will
+        case .timedOut: return .timedOut
+        case .noBroker: return .noBroker
+        }
         let wait = ResponseWait(connection: connection, token: "webauth_login_\(getpid())")
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in

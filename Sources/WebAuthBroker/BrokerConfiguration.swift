@@ -31,6 +31,12 @@ public struct BrokerConfiguration: Sendable {
         return .none
     }
 
+    /// Whether the broker has a display to show a person's sign-in window on: `DISPLAY` or
+    /// `WAYLAND_DISPLAY` when it started (the property `CanShowWindows`).
+    public var hasDisplay: Bool {
+        environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
+    }
+
     /// The defaults, with `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment

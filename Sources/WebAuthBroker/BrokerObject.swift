@@ -34,7 +34,13 @@ final class BrokerObject {
     /// The interface as exported.
     var interface: ExportedInterface {
         ExportedInterface(name: BrokerContract.interface, call: { [weak self] call in self?.handle(call) },
-                          property: { name in name == "Version" ? .uint32(BrokerContract.version) : nil })
+                          property: { [configuration] name in
+                              switch name {
+                              case BrokerContract.versionProperty: .uint32(BrokerContract.version)
+                              case BrokerContract.canShowWindowsProperty: .boolean(configuration.hasDisplay)
+                              default: nil
+                              }
+                          })
     }
 
     private func handle(_ call: IncomingCall) {

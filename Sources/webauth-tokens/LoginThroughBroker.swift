@@ -8,7 +8,8 @@ import WebAuthFront
 
 /// `webauth login` through the running sign-in broker (``BrokeredLogin`` says when): its `SignIn`
 /// in a window of the broker's warm engine, then the summary `login` prints, read from the sign-in
-/// the broker saved. With no broker, or one that refuses the account as it is saved
+/// the broker saved. With no broker, one with no display for the window (a broker started before
+/// the desktop's session gave it one), or one that refuses the account as it is saved
 /// (`InvalidArgument`: another issuer, a confidential client...), the sign-in runs in-process
 /// after all (``EngineRequired``), before any page has opened. Ctrl-C closes the request and its window.
 enum LoginThroughBroker {
@@ -21,7 +22,7 @@ enum LoginThroughBroker {
             switch answer {
             case .response(RequestResponse.success.rawValue, let results): try await printSummary(of: login, signedIn: results)
             case .response(_, let results): throw try failure(results)
-            case .refused(.invalidArgument, _), .refused(.accessDenied, _), .noBroker: throw EngineRequired()
+            case .refused(.invalidArgument, _), .refused(.accessDenied, _), .noBroker, .cannotShowWindows: throw EngineRequired()
             case .refused(let name, let message): throw CommandFailure(ExitStatus(rawValue: Int32(name.exitStatus)) ?? .localFailure, message)
             case .brokerLeft: throw CommandFailure(.localFailure, "the sign-in broker left before the sign-in ended; nothing was saved")
             case .timedOut: throw CommandFailure(.timedOut, "the sign-in broker gave no answer in time; nothing was saved")

@@ -15,7 +15,7 @@ struct BrokerContractTests {
         #expect(Self.elements(text) == Self.elements(BrokerContract.interfaceXML), "the documented interfaces are the exported ones")
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let members = lines.indices.filter { index in ["<method ", "<property ", "<signal ", "<interface "].contains { lines[index].hasPrefix($0) } }
-        #expect(members.count == 9)
+        #expect(members.count == 10)
         for index in members {
             #expect(lines[index - 1].hasSuffix("-->"), "a comment before \(lines[index])")
         }

@@ -17,8 +17,7 @@ struct ProviderPage: Sendable {
          configuration: BrokerConfiguration, route: BrokerRoute, http: any HTTPClient) {
         let environment = configuration.environment
         var options = route.routed(WebAuthenticationOptions())
-        let hasDisplay = environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
-        options.presentation = !hasDisplay && (script != nil || signOut) ? .headless : .window()
+        options.presentation = !configuration.hasDisplay && (script != nil || signOut) ? .headless : .window()
         options.parentWindow = parent
         options.timeout = limit
         options.websiteData = accounts.websiteData(account)

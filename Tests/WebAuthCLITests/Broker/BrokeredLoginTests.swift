@@ -41,6 +41,8 @@ struct BrokeredLoginTests {
         #expect(!bus.brokerLog.contains("SignIn from webauth"), "a scripted login is in-process: \(bus.brokerLog)")
 
         // The second: the broker's window, which the provider lets through with no page to fill.
+        let property = try await bus.gdbus("Get", ["org.webauthsession.Broker1", "CanShowWindows"], interface: "org.freedesktop.DBus.Properties")
+        #expect(property.stdout.contains("<true>"), "\(property.stdout)\(property.stderr)")
         let login = try await bus.run(WebAuthBinary.binary.path, arguments)
         try #require(login.status == 0, "stderr: \(login.stderr)\nbroker: \(bus.brokerLog)")
         #expect(bus.brokerLog.contains("SignIn from webauth for the account 'work'"), "the broker signed in: \(bus.brokerLog)")
@@ -59,6 +61,30 @@ struct BrokeredLoginTests {
         #expect(token.status == 0 && shownToken == token.stdout.trimmingCharacters(in: .newlines),
                 "--show-tokens prints the sign-in webauth token then reads: \(shown.stderr)")
         #expect(bus.brokerLog.components(separatedBy: "SignIn from webauth for the account 'work'").count == 3)
+    }
+
+    @Test("a broker with no display (started before the desktop gave it one) says so in CanShowWindows, and a login with a display of its own signs in in-process")
+    func brokerWithoutDisplay() async throws {
+        var settings = DevProviderConfiguration()
+        settings.remembersPeople = true
+        let provider = try await OpenIDProvider.start(configuration: settings)
+        let bus = try await BrokerBus.start(webauth)
+        defer { Task { await bus.stop() } }
+        try await startBroker(bus)
+        let property = try await bus.gdbus("Get", ["org.webauthsession.Broker1", "CanShowWindows"], interface: "org.freedesktop.DBus.Properties")
+        #expect(property.stdout.contains("<false>"), "\(property.stdout)\(property.stderr)")
+        let xvfb = try ChildProcess("Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"], environment: ["PATH": "/usr/bin:/bin"],
+                                    stdout: .pipe)
+        defer { Task { await xvfb.stop() } }
+        let display = ":" + (try #require(await xvfb.firstLine()))
+        let arguments = ["login", "--profile", "work", "--issuer", provider.issuer, "--client-id", "webauth-demo"]
+        let first = try await bus.run(WebAuthBinary.binary.path, arguments + ["--headless", "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)])
+        try #require(first.status == 0, "stderr: \(first.stderr)")
+        // Before: the broker's "no display to show the sign-in window on", exit 1, where an in-process login works.
+        let login = try await bus.run(WebAuthBinary.binary.path, arguments, environment: ["DISPLAY": display])
+        #expect(login.status == 0, "stderr: \(login.stderr)\nbroker: \(bus.brokerLog)")
+        #expect(!bus.brokerLog.contains("SignIn from webauth"), "the broker was not asked: \(bus.brokerLog)")
+        #expect(try JSONValue(parsing: login.stdout)["subject"]?.stringValue == OpenIDProvider.User.alice.subject)
     }
 
     @Test("Ctrl-C of a login through the broker: exit 130, the broker's request is closed, and the account's lock is free for the next sign-in")
