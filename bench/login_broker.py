@@ -9,7 +9,7 @@ rounds, each timed from its start to the end of its sign-in:
 - `webauth login --profile bench` with that broker running: through it (its log confirms each);
 - `webauth login --profile bench --no-broker`: in-process, the engine cold, with peak PSS.
 
-The goal (issue 41.2): through the broker within 30 ms of the broker's own. Numbers only; nothing passes or fails."""
+The goal: through the broker within 30 ms of the broker's own. Numbers only; nothing passes or fails."""
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

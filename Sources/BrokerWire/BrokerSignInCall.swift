@@ -97,7 +97,11 @@ private final class ResponseWait: @unchecked Sendable {
                                                     wait.finish(.brokerLeft)
                                                 }, RetainedValue.retained(self), RetainedBox.destroyNotify)]
         }
-        defer { connection.connection.withPointer { bus in subscriptions.forEach { g_dbus_connection_signal_unsubscribe(bus, $0) } } }
+        defer {
+            connection.connection.withPointer { bus in subscriptions.forEach { g_dbus_connection_signal_unsubscribe(bus, $0) } }
+            // GDBus frees a subscription's user data from this context: iterate it until nothing is pending, or the boxes leak.
+            while g_main_context_iteration(context, 0) != 0 {}
+        }
         var request = options
         request["handle_token"] = .string(token)
         switch connection.call("SignIn", [.string(parentWindow), .dictionary(request)], timeoutMilliseconds: 25_000) {

@@ -2,8 +2,8 @@ import BrokerWire
 
 /// A `webauth login` that a running sign-in broker can do as the engine in this process would:
 /// its `SignIn` options, read from the command line. The broker's engine is warm and keeps the
-/// account's cookies, so a second sign-in costs what a warm one does. Any other `login` (below)
-/// is `nil` and signs in in-process, in `webauth-engine`.
+/// account's cookies, so a second sign-in skips the engine's cold start. Any other `login`
+/// (below) is `nil` and signs in in-process, in `webauth-engine`.
 ///
 /// Signed in through the broker: `--profile` (or `$WEBAUTH_PROFILE`), `--issuer`, `--client-id`,
 /// `--redirect-uri`, `--scope`, `--param`, `--timeout`, `--flow embedded` and `--show-tokens`,
