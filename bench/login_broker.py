@@ -3,7 +3,7 @@
 django-oauth-toolkit under gunicorn remembers the person (its session cookie, kept in the profile's cookies since a
 first, scripted sign-in) and skips its consent page for an app already allowed (approval_prompt=auto), so each sign-in
 goes through with no typing, in a window on an Xvfb of its own, as a person's would. Three clients, in interleaved
-rounds, each timed from its start to the end of its sign-in:
+rounds (each round starting with the next one), each timed from its start to the end of its sign-in:
 
 - the broker's own `SignIn`, from a Python client already connected (the broker's engine warm): the floor;
 - `webauth login --profile bench` with that broker running: through it (its log confirms each);
@@ -110,13 +110,16 @@ def main():
         broker_sign_in()  # the broker's engine starts
         login([])
         rows = {"broker": [], "through": [], "in-process": [], "in-process PSS": []}
-        for round_ in range(args.rounds):
-            print(f"== round {round_ + 1} of {args.rounds}", file=sys.stderr, flush=True)
-            rows["broker"].append(broker_sign_in())
-            rows["through"].append(login([])[0])
+        def in_process():
             wall, pss = login(["--no-broker"])
             rows["in-process"].append(wall)
             rows["in-process PSS"].append(pss / 2**20)
+        clients = [lambda: rows["broker"].append(broker_sign_in()), lambda: rows["through"].append(login([])[0]), in_process]
+        for round_ in range(args.rounds):
+            print(f"== round {round_ + 1} of {args.rounds}", file=sys.stderr, flush=True)
+            # Each round starts with the next client: none always follows the previous window's teardown or the cold process.
+            for client_run in clients[round_ % 3:] + clients[:round_ % 3]:
+                client_run()
         with open(log_path) as log:
             through = log.read().count("SignIn from webauth for the account 'bench'")
         print(f"A second sign-in of the day in a window (django-oauth-toolkit under gunicorn remembers the person), {args.rounds} "

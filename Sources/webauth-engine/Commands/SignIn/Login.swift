@@ -50,7 +50,7 @@ struct Login: AsyncParsableCommand {
 
     // Read by `webauth`'s front (BrokeredLogin), which sends the sign-in to a running broker
     // unless this is given; here, in-process, it has nothing left to do.
-    @Flag(help: "Sign in in this process even when a sign-in broker (webauth broker) runs. Without it, a login with a --profile, in a window, with no option but --issuer, --client-id, --redirect-uri, --scope, --param, --timeout and --show-tokens, signs in through a running broker's warm engine.")
+    @Flag(help: "Sign in in this process even when a sign-in broker (webauth broker) runs. Without it, a login with a --profile, in a window, with no option but --issuer, --client-id, --redirect-uri, --scope, --param, --timeout, --flow embedded and --show-tokens, signs in through a running broker's warm engine.")
     var noBroker = false
 
     func run() async throws {
