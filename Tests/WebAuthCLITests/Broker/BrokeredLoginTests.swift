@@ -61,6 +61,7 @@ struct BrokeredLoginTests {
         #expect(token.status == 0 && shownToken == token.stdout.trimmingCharacters(in: .newlines),
                 "--show-tokens prints the sign-in webauth token then reads: \(shown.stderr)")
         #expect(bus.brokerLog.components(separatedBy: "SignIn from webauth for the account 'work'").count == 3)
+        await bus.stop()  // here, not only in the deferred task: its Xvfb must not outlive the test run
     }
 
     @Test("a broker with no display (started before the desktop gave it one) says so in CanShowWindows, and a login with a display of its own signs in in-process")
@@ -75,7 +76,7 @@ struct BrokeredLoginTests {
         #expect(property.stdout.contains("<false>"), "\(property.stdout)\(property.stderr)")
         let xvfb = try ChildProcess("Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"], environment: ["PATH": "/usr/bin:/bin"],
                                     stdout: .pipe)
-        defer { Task { await xvfb.stop() } }
+        defer { Task { await BrokerBus.stopDisplay(xvfb) } }
         let display = ":" + (try #require(await xvfb.firstLine()))
         let arguments = ["login", "--profile", "work", "--issuer", provider.issuer, "--client-id", "webauth-demo"]
         let first = try await bus.run(WebAuthBinary.binary.path, arguments + ["--headless", "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)])
@@ -85,6 +86,8 @@ struct BrokeredLoginTests {
         #expect(login.status == 0, "stderr: \(login.stderr)\nbroker: \(bus.brokerLog)")
         #expect(!bus.brokerLog.contains("SignIn from webauth"), "the broker was not asked: \(bus.brokerLog)")
         #expect(try JSONValue(parsing: login.stdout)["subject"]?.stringValue == OpenIDProvider.User.alice.subject)
+        await BrokerBus.stopDisplay(xvfb)
+        await bus.stop()
     }
 
     @Test("Ctrl-C of a login through the broker: exit 130, the broker's request is closed, and the account's lock is free for the next sign-in")
@@ -107,6 +110,7 @@ struct BrokeredLoginTests {
         #expect(bus.brokerLog.contains("/webauth_login_\(login.pid) cancelled"), "the request was closed: \(bus.brokerLog)")
         let windows = try await bus.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", Self.loginPage])
         #expect(windows.stdout.isEmpty, "no sign-in window is left: \(windows.stdout)")
+        await bus.stop()
     }
 
     @Test("what the broker cannot do runs in-process: --no-broker, --headless, and an account saved with a confidential client, which keeps its secret file")
@@ -148,5 +152,6 @@ struct BrokeredLoginTests {
         #expect(bus.brokerLog.contains("InvalidArgument: the account 'secret' is signed in with a confidential client"), "\(bus.brokerLog)")
         #expect(bus.brokerLog.components(separatedBy: "SignIn from webauth").count == 2, "one request, refused: \(bus.brokerLog)")
         #expect(try saved() == renewedState, "nothing was saved")
+        await bus.stop()
     }
 }

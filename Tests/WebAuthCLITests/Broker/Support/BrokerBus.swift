@@ -124,6 +124,13 @@ struct BrokerBus {
     /// Stops the bus (the broker, whose connection closes, exits with it) and the display.
     func stop() async {
         await daemon.stop()
-        await xvfb?.stop()
+        if let xvfb { await Self.stopDisplay(xvfb) }
+    }
+
+    /// Ends an Xvfb with SIGTERM and waits for it: it first waits for the keymap compiler it may be
+    /// running for a client that just connected (xdotool, GTK), which SIGKILL would leave behind.
+    static func stopDisplay(_ xvfb: ChildProcess) async {
+        xvfb.signal(SIGTERM)
+        _ = await xvfb.exitStatus()
     }
 }
