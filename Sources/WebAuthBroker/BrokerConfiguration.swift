@@ -2,6 +2,7 @@ import Foundation
 import OpenIDConnect
 import WebAuthExitStatus
 import WebAuthSession
+import WebAuthSupport
 
 /// How `webauth broker` runs: what its callers may ask for, when it leaves, the route of its
 /// requests and pages for each account, and how it finds a saved client's secret or key.
@@ -33,9 +34,7 @@ public struct BrokerConfiguration: Sendable {
 
     /// Whether the broker has a display to show a person's sign-in window on: `DISPLAY` or
     /// `WAYLAND_DISPLAY` when it started (the property `CanShowWindows`).
-    public var hasDisplay: Bool {
-        environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
-    }
+    public var hasDisplay: Bool { GraphicalSession.hasDisplay(environment) }
 
     /// The defaults, with `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {

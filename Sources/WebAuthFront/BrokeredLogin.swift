@@ -1,4 +1,5 @@
 import BrokerWire
+import WebAuthSupport
 
 /// A `webauth login` that a running sign-in broker can do as the engine in this process would:
 /// its `SignIn` options, read from the command line. The broker's engine is warm and keeps the
@@ -37,7 +38,7 @@ package struct BrokeredLogin: Equatable {
               let options = OptionList(arguments.dropFirst(2), single: Self.single, repeatable: Self.repeatable, flags: ["--show-tokens"]),
               let account = options["--profile"] ?? environment["WEBAUTH_PROFILE"].flatMap({ $0.isEmpty ? nil : $0 }),
               options["--flow"].map({ $0 == "embedded" }) ?? true,
-              ["DISPLAY", "WAYLAND_DISPLAY"].contains(where: { environment[$0]?.isEmpty == false }),
+              GraphicalSession.hasDisplay(environment),
               !Self.ownSettings.contains(where: { environment[$0]?.isEmpty == false }),
               DefaultConfiguration(environment)?.namesOnlyHelperSettings == true,
               SessionBus.address(environment) != nil else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 internal import CWebKitGTK
+import WebAuthSupport
 
 /// GTK on the engine's display: chosen and initialised once, on the main-context thread, on
 /// first use. A failure (no display and no Xvfb) is kept and thrown to every caller.
@@ -44,8 +45,7 @@ package enum GTKEnvironment {
     }
 
     private static var hasDisplayVariable: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
+        GraphicalSession.hasDisplay(ProcessInfo.processInfo.environment)
     }
 
     private static func initialise() -> Result<Void, WebAuthenticationError> {

@@ -67,7 +67,7 @@ struct Demo: AsyncParsableCommand {
             // A kiosk never opens GTK's inspector, even with GTK_DEBUG=interactive.
             if !interactive, presentation == .kiosk { GTKEnvironment.removeInspector() }
             let environment = CommandEnvironment.original
-            if !interactive, presentation != .headless, (environment["DISPLAY"] ?? "").isEmpty, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            if !interactive, presentation != .headless, !GraphicalSession.hasDisplay(environment) {
                 try? WebAuthEngine.configure(EngineConfiguration(display: .virtual))
             }
             var settings = DevProviderConfiguration()

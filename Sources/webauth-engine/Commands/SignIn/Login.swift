@@ -145,8 +145,7 @@ struct Login: AsyncParsableCommand {
     /// what only a script (or a person, in a window) can type.
     private func failure(_ error: SignInError) -> CommandFailure {
         guard presentation.headless, scripting.script == nil, case .session(.pageSettled(let page, let after)) = error else { return CommandFailure(error) }
-        let environment = CommandEnvironment.original
-        let hasDisplay = environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false
+        let hasDisplay = GraphicalSession.hasDisplay(CommandEnvironment.original)
         // Without a display there is no window to sign in in: a person's way is the device grant.
         let otherwise = hasDisplay ? "drop --headless to sign in in a window" : "--flow device to sign in on another device, as there is no display here"
         return CommandFailure(.scriptFailed, "sign-in failed: the provider's page stood still for \(after) with no redirect: \(page)",
