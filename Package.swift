@@ -5,6 +5,7 @@ let package = Package(
     name: "WebAuthSession",
     products: [
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
+        .library(name: "OpenIDConnectURLSession", targets: ["OpenIDConnectURLSession"]),
         .library(name: "SecretGate", targets: ["SecretGate"]),
         .library(name: "OpenIDSignIn", targets: ["OpenIDSignIn"]),
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
@@ -89,6 +90,9 @@ let package = Package(
                 .target(name: "CGnuTLS", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The protocol's requests over Foundation's URLSession (libcurl underneath): apart from the
+        // protocol, so that a program sending with libsoup (webauth-tokens) loads no libcurl.
+        .target(name: "OpenIDConnectURLSession", dependencies: ["OpenIDConnect"]),
         // A sign-in from discovery to validated tokens through whatever user agent shows the
         // provider's page (the system browser with its own loopback listener, the device grant and
         // its QR code, a test's double): no WebKit, no GLib, so an app that needs only these links
@@ -97,6 +101,7 @@ let package = Package(
             name: "OpenIDSignIn",
             dependencies: [
                 "OpenIDConnect",
+                "OpenIDConnectURLSession",  // the default HTTP client, re-exported
                 "WebAuthSupport",
                 "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
@@ -280,6 +285,7 @@ let package = Package(
             name: "OpenIDConnectTests",
             dependencies: [
                 "OpenIDConnect",
+                "OpenIDConnectURLSession",
                 "WebAuthSupport",
                 "DevProvider",
                 "DevProviderTestSupport",
@@ -292,12 +298,12 @@ let package = Package(
         // One test target per module, each building only what its module needs: the development
         // provider's own tests need no WebKit; the security keys' need no Hummingbird; the broker's
         // that run no `webauth` need neither the command line nor a provider.
-        .testTarget(name: "DevProviderTests", dependencies: ["DevProvider", "DevProviderTestSupport", "OpenIDConnect", "SignInFiles",
+        .testTarget(name: "DevProviderTests", dependencies: ["DevProvider", "DevProviderTestSupport", "OpenIDConnect", "OpenIDConnectURLSession", "SignInFiles",
                                                              .product(name: "JWTKit", package: "jwt-kit")]),
         .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "WebAuthn", "WebAuthnTestSupport", "OpenIDConnect"]),
         .testTarget(name: "WebAuthBrokerTests", dependencies: ["WebAuthBroker", "WebAuthBrokerContract"]),
         // What the provider's tests and the protocol's tests against it share: the provider over raw HTTP.
-        .target(name: "DevProviderTestSupport", dependencies: ["DevProvider", "OpenIDConnect"], path: "Tests/DevProviderTestSupport"),
+        .target(name: "DevProviderTestSupport", dependencies: ["DevProvider", "OpenIDConnect", "OpenIDConnectURLSession"], path: "Tests/DevProviderTestSupport"),
         // What the WebAuthn client's tests and the security keys' share: a page's passkey options.
         .target(name: "WebAuthnTestSupport", dependencies: ["WebAuthn", "OpenIDConnect"], path: "Tests/WebAuthnTestSupport"),
         .testTarget(name: "SecretGateTests", dependencies: ["SecretGate"]),
@@ -308,11 +314,11 @@ let package = Package(
         // checks after every other handler that the suite left no process behind
         .target(name: "CTestProcesses", path: "Tests/CTestProcesses"),
         .target(name: "TestSupport", dependencies: [
-            "OpenIDConnect", "WebAuthSupport", "CTestProcesses",
+            "OpenIDConnect", "OpenIDConnectURLSession", "WebAuthSupport", "CTestProcesses",
             // client key pairs for private_key_jwt tests
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-tokens", "webauth-engine", "WebAuthFront", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "SecretGate", "SignInFiles", "WebAuthSupport", "DevProvider", "TestSupport",
+        .testTarget(name: "WebAuthCLITests", dependencies: ["webauth", "webauth-tokens", "webauth-engine", "WebAuthFront", "WebAuthCommandLine", "webauth-fuzz", "OpenIDConnect", "OpenIDConnectURLSession", "SecretGate", "SignInFiles", "WebAuthSupport", "DevProvider", "TestSupport",
                                                      "WebAuthBroker", "WebAuthBrokerContract", "CGDBus"]),
         .testTarget(
             name: "WebAuthSessionTests",

@@ -33,7 +33,7 @@ public actor AuthStateManager {
     ///   - http: the HTTP client of the token and userinfo requests.
     ///   - save: persists a changed state; called before new tokens are handed out.
     public init(state: AuthState, authentication: ClientAuthentication = .none, tolerance: Duration = .seconds(60),
-                http: any HTTPClient = URLSessionHTTPClient(),
+                http: any HTTPClient,
                 save: @escaping @Sendable (AuthState) async throws -> Void = { _ in }) {
         self.init(state: state, authentication: authentication, tolerance: tolerance, http: http, save: save, shared: nil)
     }
@@ -42,7 +42,7 @@ public actor AuthStateManager {
     /// (``SharedAuthStateStore``, as ``FileAuthStateStore`` is), a refresh holds its lock and
     /// first reads the state again: if another process has refreshed meanwhile, its tokens are used.
     public init(state: AuthState, store: any AuthStateStore, authentication: ClientAuthentication = .none,
-                tolerance: Duration = .seconds(60), http: any HTTPClient = URLSessionHTTPClient()) {
+                tolerance: Duration = .seconds(60), http: any HTTPClient) {
         self.init(state: state, authentication: authentication, tolerance: tolerance, http: http,
                   save: { try await store.save($0) }, shared: store as? any SharedAuthStateStore)
     }

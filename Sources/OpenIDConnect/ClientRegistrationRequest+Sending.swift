@@ -6,7 +6,7 @@ extension ClientRegistrationRequest {
     /// - Throws: ``OpenIDConnectError/registration(_:)`` (no endpoint, refused, an answer without
     ///   `client_id`), ``OpenIDConnectError/http(_:)``, or an unexpected response.
     public func register(at configuration: ProviderConfiguration, initialAccessToken: String? = nil,
-                         using http: any HTTPClient = URLSessionHTTPClient()) async throws(OpenIDConnectError) -> RegisteredClient {
+                         using http: any HTTPClient) async throws(OpenIDConnectError) -> RegisteredClient {
         guard let endpoint = configuration.registrationEndpoint else {
             throw .registration(.noRegistrationEndpoint(issuer: configuration.issuer))
         }

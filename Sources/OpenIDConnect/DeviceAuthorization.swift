@@ -38,7 +38,7 @@ public struct DeviceAuthorization: Sendable {
     /// - Throws: ``DeviceAuthorizationError/noEndpoint(issuer:)`` when the configuration has no
     ///   device authorization endpoint.
     public init(configuration: ProviderConfiguration, clientID: String, authentication: ClientAuthentication = .none,
-                idTokenSigning: IDTokenSigning? = nil, http: any HTTPClient = URLSessionHTTPClient()) throws(DeviceAuthorizationError) {
+                idTokenSigning: IDTokenSigning? = nil, http: any HTTPClient) throws(DeviceAuthorizationError) {
         guard let endpoint = configuration.deviceAuthorizationEndpoint else { throw .noEndpoint(issuer: configuration.issuer) }
         self.configuration = configuration
         self.clientID = clientID

@@ -38,7 +38,7 @@ public struct IDTokenValidator: Sendable {
     /// - Throws: ``OpenIDConnectError/missingEndpoint(_:)`` when the provider has no `jwks_uri`
     ///   and the client did not register HMAC or `none`.
     public init(configuration: ProviderConfiguration, clientID: String, clientSecret: String? = nil, signing: IDTokenSigning? = nil,
-                http: any HTTPClient = URLSessionHTTPClient()) throws(OpenIDConnectError) {
+                http: any HTTPClient) throws(OpenIDConnectError) {
         let needsKeySet = switch signing {
         case .algorithm(let algorithm)?: !algorithm.isSymmetric
         case .unsigned?: false

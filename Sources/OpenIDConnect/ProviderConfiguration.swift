@@ -61,7 +61,7 @@ public struct ProviderConfiguration: Sendable, Hashable, Codable {
     ///   - http: the HTTP client that fetches the document.
     /// - Throws: ``OpenIDConnectError/issuerMismatch(expected:actual:)``, ``OpenIDConnectError/insecureEndpoint(name:url:)``,
     ///   ``OpenIDConnectError/http(_:)``, ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)``.
-    public static func discover(issuer: String, allowInsecureHTTP: Bool = false, using http: any HTTPClient = URLSessionHTTPClient())
+    public static func discover(issuer: String, allowInsecureHTTP: Bool = false, using http: any HTTPClient)
         async throws(OpenIDConnectError) -> ProviderConfiguration {
         var base = issuer
         while base.hasSuffix("/") { base.removeLast() }

@@ -14,7 +14,7 @@ public struct PushedAuthorizationRequest: Sendable {
 
     /// A client of `configuration`'s pushed authorization request endpoint.
     public init(configuration: ProviderConfiguration, authentication: ClientAuthentication = .none,
-                http: any HTTPClient = URLSessionHTTPClient()) {
+                http: any HTTPClient) {
         self.configuration = configuration
         self.authentication = authentication
         self.http = http

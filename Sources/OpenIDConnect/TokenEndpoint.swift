@@ -15,7 +15,7 @@ public struct TokenEndpoint: Sendable {
 
     /// A token endpoint client.
     public init(configuration: ProviderConfiguration, clientID: String, authentication: ClientAuthentication = .none,
-                dpop: DPoPKey? = nil, http: any HTTPClient = URLSessionHTTPClient()) {
+                dpop: DPoPKey? = nil, http: any HTTPClient) {
         self.configuration = configuration
         self.clientID = clientID
         self.authentication = authentication

@@ -71,7 +71,7 @@ public struct WebFingerQuery: Sendable, Hashable {
     /// - Throws: ``OpenIDConnectError/webFinger(_:)`` (``WebFingerError/insecure(url:)`` before any
     ///   request, ``WebFingerError/noIssuerLink(resource:host:)``), ``OpenIDConnectError/http(_:)``,
     ///   ``OpenIDConnectError/unexpectedResponse(url:status:contentType:snippet:)``.
-    public func issuer(allowInsecureHTTP: Bool = false, using http: any HTTPClient = URLSessionHTTPClient()) async throws(OpenIDConnectError) -> String {
+    public func issuer(allowInsecureHTTP: Bool = false, using http: any HTTPClient) async throws(OpenIDConnectError) -> String {
         let url = url
         guard scheme == "https" || allowInsecureHTTP || Self.isLoopback(host) else {
             throw .webFinger(.insecure(url: URLRedaction.redactingValues(url.absoluteString)))

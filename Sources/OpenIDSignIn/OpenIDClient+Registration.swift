@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 
 extension OpenIDClient {
     /// Registers a native client at the provider (RFC 7591, OpenID Connect Dynamic Client

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 
 /// An OpenID Connect relying party that signs in through any ``AuthorizationUserAgent``: the
 /// person's browser (``SystemBrowserUserAgent``), WebAuthSession's embedded engine, or your own.

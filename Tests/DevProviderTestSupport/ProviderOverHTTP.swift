@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// The development provider over raw HTTP, as curl would use it, and through this package's

@@ -2,6 +2,7 @@ import DevProvider
 import Foundation
 import JWTKit
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// Each fault switch of the development provider, seen through this package's protocol layer:
@@ -33,7 +34,8 @@ struct DevProviderFaultTests {
         let (answer, request, configuration) = try await authorize(provider)
         let code = try #require(try response(answer, request, configuration).code)
         if let fault { provider.faults = [fault] }
-        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "webauth-demo").exchange(code: code, for: request)
+        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "webauth-demo",
+                                             http: URLSessionHTTPClient()).exchange(code: code, for: request)
         return (tokens, configuration, request)
     }
 
@@ -93,7 +95,7 @@ struct DevProviderFaultTests {
     @Test("ID-token faults are caught by the validator", arguments: [ProviderFault.expiredIDToken, .badIDTokenSignature, .staleAuthTime])
     func idTokenFaults(fault: ProviderFault) async throws {
         let (tokens, configuration, request) = try await exchange(with: fault)
-        let validator = try IDTokenValidator(configuration: configuration, clientID: "webauth-demo")
+        let validator = try IDTokenValidator(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
         let idToken = try #require(tokens.idToken)
         do throws(IDTokenError) {
             _ = try await validator.validate(idToken, nonce: request.nonce, authTime: AuthTimeRequirement(maxAge: .seconds(600)))

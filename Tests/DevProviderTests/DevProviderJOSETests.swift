@@ -2,6 +2,7 @@ import DevProvider
 import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// The development provider misbehaving as an OpenID certification's relying-party tests do,
@@ -30,7 +31,8 @@ struct DevProviderJOSETests {
         let (request, configuration) = try await raw.request(provider, client: client)
         let url = request.url(authorizationEndpoint: configuration.authorizationEndpoint)
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
-        let tokens = try await TokenEndpoint(configuration: configuration, clientID: client, authentication: authentication)
+        let tokens = try await TokenEndpoint(configuration: configuration, clientID: client, authentication: authentication,
+                                             http: URLSessionHTTPClient())
             .exchange(code: code, for: request)
         return (tokens, request, configuration)
     }
@@ -40,7 +42,7 @@ struct DevProviderJOSETests {
     func keySetWithKeysToSkip(faults: Set<ProviderFault>) async throws {
         let provider = try await provider(faults: faults)
         let (tokens, request, configuration) = try await signIn(provider, client: "webauth-demo", authentication: .none)
-        let idToken = try await IDTokenValidator(configuration: configuration, clientID: "webauth-demo")
+        let idToken = try await IDTokenValidator(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
             .validate(try #require(tokens.idToken), nonce: request.nonce, source: .codeFlowTokenEndpoint)
         #expect(idToken.subject == OpenIDProvider.User.alice.subject)
     }
@@ -50,13 +52,15 @@ struct DevProviderJOSETests {
         let provider = try await provider(faults: [.hmacIDTokens])
         let (tokens, request, configuration) = try await signIn(provider, authentication: .clientSecretBasic(secret: Self.secret))
         let raw = try #require(tokens.idToken)
-        let validator = try IDTokenValidator(configuration: configuration, clientID: "app", clientSecret: Self.secret)
+        let validator = try IDTokenValidator(configuration: configuration, clientID: "app", clientSecret: Self.secret, http: URLSessionHTTPClient())
         #expect(try await validator.validate(raw, nonce: request.nonce).subject == OpenIDProvider.User.alice.subject)
         await #expect(throws: IDTokenError.unsupportedAlgorithm("HS256")) {
-            try await IDTokenValidator(configuration: configuration, clientID: "app").validate(raw, nonce: request.nonce)
+            try await IDTokenValidator(configuration: configuration, clientID: "app",
+                                       http: URLSessionHTTPClient()).validate(raw, nonce: request.nonce)
         }
         await #expect(throws: IDTokenError.algorithmNotRegistered(alg: "HS256", registered: "ES256")) {
-            try await IDTokenValidator(configuration: configuration, clientID: "app", clientSecret: Self.secret, signing: .algorithm(.es256))
+            try await IDTokenValidator(configuration: configuration, clientID: "app", clientSecret: Self.secret, signing: .algorithm(.es256),
+                                       http: URLSessionHTTPClient())
                 .validate(raw, nonce: request.nonce)
         }
     }
@@ -67,11 +71,11 @@ struct DevProviderJOSETests {
         let (tokens, request, configuration) = try await signIn(provider, client: "webauth-demo", authentication: .none)
         let raw = try #require(tokens.idToken)
         await #expect(throws: IDTokenError.unsupportedAlgorithm("none")) {
-            try await IDTokenValidator(configuration: configuration, clientID: "webauth-demo")
+            try await IDTokenValidator(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
                 .validate(raw, nonce: request.nonce, source: .codeFlowTokenEndpoint)
         }
         await #expect(throws: IDTokenError.unsignedRefused(reason: "over plain http")) {
-            try await IDTokenValidator(configuration: configuration, clientID: "webauth-demo", signing: .unsigned)
+            try await IDTokenValidator(configuration: configuration, clientID: "webauth-demo", signing: .unsigned, http: URLSessionHTTPClient())
                 .validate(raw, nonce: request.nonce, source: .codeFlowTokenEndpoint)
         }
     }
@@ -108,7 +112,8 @@ struct DevProviderJOSETests {
         let short = "0123456789abcdef0123456789abcde"  // 31 bytes
         let before = provider.requestCount("/token")
         await #expect(throws: OpenIDConnectError.clientSecretTooShort(alg: "HS256", bytes: 31, needed: 32)) {
-            try await TokenEndpoint(configuration: configuration, clientID: "app", authentication: .clientSecretJWT(secret: short))
+            try await TokenEndpoint(configuration: configuration, clientID: "app", authentication: .clientSecretJWT(secret: short),
+                                    http: URLSessionHTTPClient())
                 .refresh(refreshToken: "anything")
         }
         #expect(provider.requestCount("/token") == before)

@@ -2,6 +2,7 @@ import DevProvider
 import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import SignInFiles
 import Testing
 
@@ -48,7 +49,7 @@ struct ProviderEndpointTests {
         #expect(wrong.status == 401 && raw.text(wrong).contains("Wrong user name or password."))
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
 
-        let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-demo")
+        let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
         let forged = AuthorizationRequest(clientID: "webauth-demo", redirectURI: request.redirectURI, scopes: ["openid"])
         await #expect(throws: OpenIDConnectError.self, "another verifier (PKCE mismatch) is refused") {
             try await endpoint.exchange(code: code, for: forged)
@@ -202,7 +203,7 @@ struct ProviderEndpointTests {
         let provider = try await raw.provider()
         let (request, configuration) = try await raw.request(provider)
         let url = request.url(authorizationEndpoint: configuration.authorizationEndpoint)
-        let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-demo")
+        let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
         let tokens = try await endpoint.exchange(code: code, for: request)
         let userinfoURL = try #require(configuration.userinfoEndpoint)
@@ -226,7 +227,7 @@ struct ProviderEndpointTests {
         let (request, configuration) = try await raw.request(provider, client: "server-app")
         let url = request.url(authorizationEndpoint: configuration.authorizationEndpoint)
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
-        let anonymous = TokenEndpoint(configuration: configuration, clientID: "server-app")
+        let anonymous = TokenEndpoint(configuration: configuration, clientID: "server-app", http: URLSessionHTTPClient())
         do throws(OpenIDConnectError) {
             _ = try await anonymous.exchange(code: code, for: request)
             Issue.record("a confidential client got tokens without its secret")
@@ -235,7 +236,8 @@ struct ProviderEndpointTests {
             #expect(oauth.error == "invalid_client")
         }
         let again = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
-        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "server-app", authentication: authentication)
+        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "server-app", authentication: authentication,
+                                             http: URLSessionHTTPClient())
             .exchange(code: again, for: request)
         #expect(!tokens.accessToken.isEmpty)
     }

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// Faults around the saved sign-in: each ends in a typed error, and nothing is half-written.
@@ -20,8 +21,10 @@ struct AuthStateFaultTests {
     func sharedFileRefreshesOnce() async throws {
         let (provider, store, state) = try await Self.savedStaleSignIn()
         // Each manager opens the lock file itself, as another process would: flock() makes them take turns.
-        let first = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: store.fileURL.deletingLastPathComponent()))
-        let second = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: store.fileURL.deletingLastPathComponent()))
+        let first = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: store.fileURL.deletingLastPathComponent()),
+                                     http: URLSessionHTTPClient())
+        let second = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: store.fileURL.deletingLastPathComponent()),
+                                      http: URLSessionHTTPClient())
         async let a = first.freshAccessToken()
         async let b = second.freshAccessToken()
         let (tokenA, tokenB) = try await (a, b)
@@ -39,7 +42,7 @@ struct AuthStateFaultTests {
             signal(SIGXFSZ, SIG_IGN)
             var limit = rlimit(rlim_cur: 64, rlim_max: rlim_t.max)  // RLIM_INFINITY
             guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { exit(2) }
-            let manager = AuthStateManager(state: state, store: store)
+            let manager = AuthStateManager(state: state, store: store, http: URLSessionHTTPClient())
             do throws(AuthStateError) {
                 _ = try await manager.freshAccessToken()
                 exit(3)
@@ -70,7 +73,7 @@ struct AuthStateFaultTests {
                 guard setgid(nobody.pw_gid) == 0, setuid(nobody.pw_uid) == 0 else { exit(2) }
             }
             guard chmod(directory, 0o500) == 0, access(directory, W_OK) != 0 else { exit(2) }
-            let manager = AuthStateManager(state: state, store: store)
+            let manager = AuthStateManager(state: state, store: store, http: URLSessionHTTPClient())
             do throws(AuthStateError) {
                 _ = try await manager.freshAccessToken()
                 exit(3)
@@ -94,7 +97,7 @@ struct AuthStateFaultTests {
         let configuration = ProviderConfiguration(issuer: server.issuer, authorizationEndpoint: server.url("/authorize"),
                                                   tokenEndpoint: server.url("/token"))
         do throws(OpenIDConnectError) {
-            _ = try await TokenEndpoint(configuration: configuration, clientID: "c").refresh(refreshToken: "r")
+            _ = try await TokenEndpoint(configuration: configuration, clientID: "c", http: URLSessionHTTPClient()).refresh(refreshToken: "r")
             Issue.record("a cut-off response was accepted")
         } catch {
             guard case .unexpectedResponse(_, let status, _, let snippet) = error else { throw error }

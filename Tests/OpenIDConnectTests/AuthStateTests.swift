@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Synchronization
 import Testing
 
@@ -28,9 +29,9 @@ struct AuthStateTests {
         let location = try #require(answer.headers["location"])
         let callback = try RedirectCallback(url: location, redirectURI: request.redirectURI)
         let response = try AuthorizationResponse(callback: callback, request: request, configuration: configuration)
-        let tokens = try await TokenEndpoint(configuration: configuration, clientID: Self.client.clientID)
+        let tokens = try await TokenEndpoint(configuration: configuration, clientID: Self.client.clientID, http: URLSessionHTTPClient())
             .exchange(code: try #require(response.code), for: request)
-        let idToken = try await IDTokenValidator(configuration: configuration, clientID: Self.client.clientID)
+        let idToken = try await IDTokenValidator(configuration: configuration, clientID: Self.client.clientID, http: URLSessionHTTPClient())
             .validate(try #require(tokens.idToken), nonce: request.nonce)
         return AuthState(configuration: configuration, clientID: Self.client.clientID, authorizationResponse: response,
                          tokenResponse: tokens, idToken: idToken)
@@ -46,7 +47,7 @@ struct AuthStateTests {
     @Test("a fresh token is used as it is")
     func freshTokenNoRefresh() async throws {
         let provider = try await provider(lifetime: 3600)
-        let manager = AuthStateManager(state: try await signIn(provider))
+        let manager = AuthStateManager(state: try await signIn(provider), http: URLSessionHTTPClient())
         let token = try await manager.freshAccessToken()
         #expect(await token == manager.state.accessToken)
         #expect(provider.refreshCount == 0)
@@ -57,7 +58,7 @@ struct AuthStateTests {
         let provider = try await provider()
         let state = try await signIn(provider)
         let log = SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 {
                 group.addTask {
@@ -80,9 +81,10 @@ struct AuthStateTests {
     func invalidGrant() async throws {
         let provider = try await provider()
         let state = try await signIn(provider)
-        try await TokenEndpoint(configuration: state.configuration, clientID: state.clientID).revoke(try #require(state.refreshToken))
+        try await TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
+                                http: URLSessionHTTPClient()).revoke(try #require(state.refreshToken))
         let log = SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         do {
             _ = try await manager.freshAccessToken()
             Issue.record("a revoked refresh token worked")
@@ -101,7 +103,7 @@ struct AuthStateTests {
         let state = try await signIn(provider)
         await provider.stop()
         let log = SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         do {
             _ = try await manager.freshAccessToken()
             Issue.record("refreshed against a stopped provider")
@@ -117,7 +119,7 @@ struct AuthStateTests {
         struct DiskFull: Error {}
         let provider = try await provider()
         let state = try await signIn(provider)
-        let manager = AuthStateManager(state: state) { _ in throw DiskFull() }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { _ in throw DiskFull() }
         await #expect(throws: AuthStateError.self) { try await manager.freshAccessToken() }
         #expect(await manager.state == state)
     }
@@ -127,7 +129,7 @@ struct AuthStateTests {
         let provider = try await provider(lifetime: 3600)
         let state = try await signIn(provider)
         let log = SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         try await manager.expireAccessToken()
         #expect(log.last?.refreshToken == state.refreshToken && log.last?.isAccessTokenFresh(tolerance: .zero) == false)
         #expect(provider.refreshCount == 0, "expiring asks the provider nothing")
@@ -141,7 +143,7 @@ struct AuthStateTests {
         let provider = try await provider(lifetime: 3600)
         let state = try await signIn(provider)
         let log = SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         try await manager.expireAccessToken(ifItIs: "not-the-token")
         try await manager.expireAccessToken(ifItIs: "")
         let kept = await manager.state
@@ -157,10 +159,10 @@ struct AuthStateTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("expire-\(UUID().uuidString)")
         let store = try FileAuthStateStore(name: "expire", directory: folder)
         try store.save(state)
-        let other = AuthStateManager(state: state, store: store)
+        let other = AuthStateManager(state: state, store: store, http: URLSessionHTTPClient())
         let rotated = try await other.refreshNow().refreshToken  // another process refreshes: the old refresh token is spent
         #expect(rotated != nil && rotated != state.refreshToken)
-        let manager = AuthStateManager(state: state, store: store)  // still holds the old tokens
+        let manager = AuthStateManager(state: state, store: store, http: URLSessionHTTPClient())  // still holds the old tokens
         try await manager.expireAccessToken()
         #expect(try await store.load()?.refreshToken == rotated)
         let token = try await manager.freshAccessToken()
@@ -170,7 +172,7 @@ struct AuthStateTests {
     @Test("userinfo with a fresh token; its sub is the ID token's")
     func userinfo() async throws {
         let provider = try await provider(lifetime: 3600)
-        let manager = AuthStateManager(state: try await signIn(provider))
+        let manager = AuthStateManager(state: try await signIn(provider), http: URLSessionHTTPClient())
         let claims = try await manager.userinfo()
         #expect(claims["sub"] == .string(OpenIDProvider.User.alice.subject))
         #expect(claims["email"] == .string(OpenIDProvider.User.alice.email))
@@ -179,7 +181,7 @@ struct AuthStateTests {
     @Test("userinfo for another sub than the ID token's is refused, its claims never returned (Core §5.3.2)")
     func userinfoOtherSubject() async throws {
         let provider = try await provider(lifetime: 3600)
-        let manager = AuthStateManager(state: try await signIn(provider))
+        let manager = AuthStateManager(state: try await signIn(provider), http: URLSessionHTTPClient())
         provider.faults = [.userinfoOtherSubject]
         let error = await #expect(throws: AuthStateError.self) { try await manager.userinfo() }
         #expect(error == .userinfoSubjectMismatch(expected: OpenIDProvider.User.alice.subject, actual: OpenIDProvider.User.bob.subject))
@@ -189,8 +191,9 @@ struct AuthStateTests {
     func userinfoRetry() async throws {
         let provider = try await provider(lifetime: 3600)
         let state = try await signIn(provider)
-        try await TokenEndpoint(configuration: state.configuration, clientID: state.clientID).revoke(try #require(state.accessToken))
-        let manager = AuthStateManager(state: state)
+        try await TokenEndpoint(configuration: state.configuration, clientID: state.clientID,
+                                http: URLSessionHTTPClient()).revoke(try #require(state.accessToken))
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         let claims = try await manager.userinfo()
         #expect(claims["sub"] == .string(OpenIDProvider.User.alice.subject))
         #expect(provider.refreshCount == 1)

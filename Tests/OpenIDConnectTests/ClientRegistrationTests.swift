@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// Dynamic client registration (RFC 7591, RFC 7592) against the development provider's
@@ -9,8 +10,8 @@ import Testing
 struct ClientRegistrationTests {
     func register(_ provider: OpenIDProvider, _ request: ClientRegistrationRequest = ClientRegistrationRequest(redirectURIs: ["com.example.webauth:/callback"]),
                   initialAccessToken: String? = nil) async throws -> RegisteredClient {
-        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer)
-        return try await request.register(at: configuration, initialAccessToken: initialAccessToken)
+        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
+        return try await request.register(at: configuration, initialAccessToken: initialAccessToken, using: URLSessionHTTPClient())
     }
 
     @Test("a native public client registers: a client ID, no secret, the registration's token and URI; RFC 7592 reads and deletes it")
@@ -66,10 +67,11 @@ struct ClientRegistrationTests {
         let error = await #expect(throws: OpenIDConnectError.self) { try await register(provider, ClientRegistrationRequest(redirectURIs: [])) }
         guard case .registration(.refused(400, let oauth))? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(oauth.error == "invalid_redirect_uri")
-        var configuration = try await ProviderConfiguration.discover(issuer: provider.issuer)
+        var configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
         configuration.registrationEndpoint = nil
         await #expect(throws: OpenIDConnectError.registration(.noRegistrationEndpoint(issuer: provider.issuer))) {
-            try await ClientRegistrationRequest(redirectURIs: ["com.example.webauth:/callback"]).register(at: configuration)
+            try await ClientRegistrationRequest(redirectURIs: ["com.example.webauth:/callback"]).register(at: configuration,
+                                                                                                          using: URLSessionHTTPClient())
         }
     }
 }

@@ -2,6 +2,7 @@ import DevProvider
 import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// DPoP (RFC 9449) on both sides: the client proves possession of a per-sign-in key on the code
@@ -16,7 +17,8 @@ struct DPoPTests {
         let (request, configuration) = try await raw.request(provider)
         let url = request.url(authorizationEndpoint: configuration.authorizationEndpoint)
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
-        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "webauth-demo", dpop: key).exchange(code: code, for: request)
+        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "webauth-demo", dpop: key,
+                                             http: URLSessionHTTPClient()).exchange(code: code, for: request)
         return AuthState(configuration: configuration, clientID: "webauth-demo", authorizationResponse: nil, tokenResponse: tokens,
                          idToken: nil, dpopKey: key)
     }
@@ -27,7 +29,7 @@ struct DPoPTests {
         let key = DPoPKey()
         let state = try await signIn(provider, key: key)
         #expect(state.lastTokenResponse?.tokenType == "DPoP" && state.isDPoPBound)
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         #expect(try await manager.userinfo()["sub"] == .string(OpenIDProvider.User.alice.subject))
         let refreshed = try await manager.refreshNow()
         #expect(refreshed.isDPoPBound && refreshed.dpopKey == key, "the refresh used, and kept, the same key")
@@ -42,7 +44,7 @@ struct DPoPTests {
         let other = try await raw.http.send(HTTPRequest(url: userinfo, headers: try stolen.authorizationHeaders(method: "GET", url: userinfo)))
         #expect(other.status == 401, "a proof of another key does not present it")
         do throws(AuthStateError) {
-            try await AuthStateManager(state: stolen).refreshNow()
+            try await AuthStateManager(state: stolen, http: URLSessionHTTPClient()).refreshNow()
             Issue.record("a refresh with another key was accepted")
         } catch {
             guard case .openIDConnect(.token(let oauth)) = error else { throw error }
@@ -58,7 +60,7 @@ struct DPoPTests {
         provider.faults = [.dpopNonce]
         let state = try await signIn(provider, key: DPoPKey())
         #expect(provider.requestCount("/token") == 2, "the exchange was retried once with the nonce")
-        #expect(try await AuthStateManager(state: state).userinfo()["sub"] != nil)
+        #expect(try await AuthStateManager(state: state, http: URLSessionHTTPClient()).userinfo()["sub"] != nil)
         #expect(provider.requestCount("/userinfo") == 2)
 
         provider.faults = [.dpopNonceLoop]

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 import WebAuthSupport
@@ -19,8 +20,8 @@ struct DeviceAuthorizationTests {
     }
 
     static func grant(_ provider: OpenIDProvider) async throws -> DeviceAuthorization {
-        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer)
-        return try DeviceAuthorization(configuration: configuration, clientID: "webauth-demo")
+        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
+        return try DeviceAuthorization(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
     }
 
     /// Every state of one grant; the phone approves (or denies) as soon as the code is issued.
@@ -93,10 +94,10 @@ struct DeviceAuthorizationTests {
     @Test("a provider without a device authorization endpoint is a typed error that says what to do")
     func noEndpoint() async throws {
         let provider = try await Self.provider()
-        var configuration = try await ProviderConfiguration.discover(issuer: provider.issuer)
+        var configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
         configuration.deviceAuthorizationEndpoint = nil
         #expect(throws: DeviceAuthorizationError.noEndpoint(issuer: provider.issuer)) {
-            try DeviceAuthorization(configuration: configuration, clientID: "webauth-demo")
+            try DeviceAuthorization(configuration: configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
         }
         #expect("\(DeviceAuthorizationError.noEndpoint(issuer: provider.issuer))".contains("give it explicitly"))
     }
@@ -104,8 +105,8 @@ struct DeviceAuthorizationTests {
     @Test("an unknown client is refused at the device authorization endpoint with the provider's error")
     func unknownClient() async throws {
         let provider = try await Self.provider()
-        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer)
-        let grant = try DeviceAuthorization(configuration: configuration, clientID: "nobody")
+        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
+        let grant = try DeviceAuthorization(configuration: configuration, clientID: "nobody", http: URLSessionHTTPClient())
         await #expect(throws: DeviceAuthorizationError.refused(OAuthError(error: "invalid_client", errorDescription: "client authentication failed",
                                                                           httpStatus: 401))) {
             _ = try await grant.requestCode(scopes: ["openid"])

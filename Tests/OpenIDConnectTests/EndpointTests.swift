@@ -2,6 +2,7 @@ import Crypto
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 
@@ -22,17 +23,17 @@ struct EndpointTests {
     func discovery() async throws {
         let provider = try await TestProviderServer.start()
         provider.json("/.well-known/openid-configuration", discoveryDocument(provider))
-        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer)
+        let configuration = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
         #expect(configuration.tokenEndpoint == provider.url("/token"))
         #expect(configuration.authorizationResponseIssParameterSupported == true)
 
         provider.json("/.well-known/openid-configuration", discoveryDocument(provider, issuer: "https://evil.example"))
         await #expect(throws: OpenIDConnectError.issuerMismatch(expected: provider.issuer, actual: "https://evil.example")) {
-            try await ProviderConfiguration.discover(issuer: provider.issuer)
+            try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
         }
         provider.on("/.well-known/openid-configuration") { _ in .html("<html><body>Welcome to nginx!</body></html>") }
         do {
-            _ = try await ProviderConfiguration.discover(issuer: provider.issuer)
+            _ = try await ProviderConfiguration.discover(issuer: provider.issuer, using: URLSessionHTTPClient())
             Issue.record("accepted an HTML page")
         } catch {
             guard case .unexpectedResponse(_, 200, let type, let snippet) = error else { throw error }
@@ -46,7 +47,7 @@ struct EndpointTests {
         let issuer = provider.issuer
         await provider.server.stop()
         do {
-            _ = try await ProviderConfiguration.discover(issuer: issuer)
+            _ = try await ProviderConfiguration.discover(issuer: issuer, using: URLSessionHTTPClient())
             Issue.record("discovered a stopped provider")
         } catch {
             guard case .http(.network) = error else { throw error }
@@ -66,7 +67,8 @@ struct EndpointTests {
         let provider = try await TestProviderServer.start()
         provider.json("/token", .object(["access_token": .string("AT"), "token_type": .string("Bearer"),
                                          "expires_in": .number(3600), "refresh_token": .string("RT"), "id_token": .string("x.y.z")]))
-        let endpoint = TokenEndpoint(configuration: provider.configuration, clientID: "app", authentication: authentication)
+        let endpoint = TokenEndpoint(configuration: provider.configuration, clientID: "app", authentication: authentication,
+                                     http: URLSessionHTTPClient())
         let request = AuthorizationRequest(clientID: "app", redirectURI: try RedirectURI("com.example:/cb"))
         let tokens = try await endpoint.exchange(code: "the-code", for: request)
         #expect(tokens.accessToken == "AT" && tokens.refreshToken == "RT" && tokens.expiresIn == 3600)
@@ -107,7 +109,7 @@ struct EndpointTests {
     @Test("token errors are typed; HTML and garbage are clear errors, not decode crashes")
     func tokenErrors() async throws {
         let provider = try await TestProviderServer.start()
-        let endpoint = TokenEndpoint(configuration: provider.configuration, clientID: "app")
+        let endpoint = TokenEndpoint(configuration: provider.configuration, clientID: "app", http: URLSessionHTTPClient())
         provider.json("/token", .object(["error": .string("invalid_grant"), "error_description": .string("code already used")]), status: 400)
         do {
             _ = try await endpoint.refresh(refreshToken: "old")
@@ -133,7 +135,7 @@ struct EndpointTests {
         let provider = try await TestProviderServer.start()
         provider.json("/token", .object(["access_token": .string("AT2"), "token_type": .string("Bearer"), "expires_in": .string("60")]))
         provider.on("/revoke") { _ in LocalHTTPResponse(status: 200) }
-        let endpoint = TokenEndpoint(configuration: provider.configuration, clientID: "app")
+        let endpoint = TokenEndpoint(configuration: provider.configuration, clientID: "app", http: URLSessionHTTPClient())
         let tokens = try await endpoint.refresh(refreshToken: "RT", scopes: ["openid"])
         #expect(tokens.accessToken == "AT2" && tokens.expiresIn == 60)
         let form = Dictionary(try FormURLEncoding.decode(provider.requests("/token")[0].body), uniquingKeysWith: { a, _ in a })
@@ -146,7 +148,7 @@ struct EndpointTests {
         var withoutRevocation = provider.configuration
         withoutRevocation.revocationEndpoint = nil
         await #expect(throws: OpenIDConnectError.missingEndpoint("revocation_endpoint")) {
-            try await TokenEndpoint(configuration: withoutRevocation, clientID: "app").revoke("RT")
+            try await TokenEndpoint(configuration: withoutRevocation, clientID: "app", http: URLSessionHTTPClient()).revoke("RT")
         }
     }
 
@@ -156,7 +158,8 @@ struct EndpointTests {
         provider.on("/token") { _ in .redirect(to: "com.example:/elsewhere?x=1") }
         provider.json("/elsewhere", .object(["access_token": .string("AT"), "token_type": .string("Bearer")]))
         do {
-            _ = try await TokenEndpoint(configuration: provider.configuration, clientID: "app").refresh(refreshToken: "r")
+            _ = try await TokenEndpoint(configuration: provider.configuration, clientID: "app",
+                                        http: URLSessionHTTPClient()).refresh(refreshToken: "r")
             Issue.record("followed a redirect")
         } catch {
             guard case .unexpectedResponse(_, 302, _, _) = error else { throw error }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// ID tokens signed with the client secret (OpenID Connect Core §10.1) and unsigned ones
@@ -14,7 +15,7 @@ struct IDTokenAlgorithmTests {
     func validator(_ provider: TestProviderServer, secret: String? = Self.secret, signing: IDTokenSigning? = nil,
                    configuration: ProviderConfiguration? = nil) throws -> IDTokenValidator {
         var validator = try IDTokenValidator(configuration: configuration ?? provider.configuration, clientID: IDTokenValidatorTests.clientID,
-                                             clientSecret: secret, signing: signing)
+                                             clientSecret: secret, signing: signing, http: URLSessionHTTPClient())
         validator.now = { IDTokenValidatorTests.now }
         return validator
     }

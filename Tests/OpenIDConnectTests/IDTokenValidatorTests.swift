@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Synchronization
 import Testing
 
@@ -14,7 +15,7 @@ struct IDTokenValidatorTests {
     func setUp(_ signer: TestSigner = TestSigner()) async throws -> (TestProviderServer, IDTokenValidator) {
         let provider = try await TestProviderServer.start()
         provider.json("/jwks", signer.jwks)
-        var validator = try IDTokenValidator(configuration: provider.configuration, clientID: Self.clientID)
+        var validator = try IDTokenValidator(configuration: provider.configuration, clientID: Self.clientID, http: URLSessionHTTPClient())
         validator.now = { Self.now }
         return (provider, validator)
     }

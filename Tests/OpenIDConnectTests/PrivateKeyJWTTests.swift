@@ -2,6 +2,7 @@ import DevProvider
 import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 
@@ -33,7 +34,8 @@ struct PrivateKeyJWTTests {
         let provider = try await provider(pair)
         let (code, request, configuration) = try await code(provider)
         let endpoint = TokenEndpoint(configuration: configuration, clientID: "key-app",
-                                     authentication: .privateKeyJWT(.pemFile(pair.path, keyID: "k1", algorithm: algorithm)))
+                                     authentication: .privateKeyJWT(.pemFile(pair.path, keyID: "k1", algorithm: algorithm)),
+http: URLSessionHTTPClient())
         let tokens = try await endpoint.exchange(code: code, for: request)
         let refreshed = try await endpoint.refresh(refreshToken: try #require(tokens.refreshToken))
         #expect(!refreshed.accessToken.isEmpty, "a second request signs a second assertion (a new jti)")
@@ -47,7 +49,8 @@ struct PrivateKeyJWTTests {
         let (code, request, configuration) = try await code(provider)
         for authentication in [ClientAuthentication.none, .privateKeyJWT(.pemFile(try ClientKeyPair(.ec).path))] {
             do throws(OpenIDConnectError) {
-                _ = try await TokenEndpoint(configuration: configuration, clientID: "key-app", authentication: authentication)
+                _ = try await TokenEndpoint(configuration: configuration, clientID: "key-app", authentication: authentication,
+                                            http: URLSessionHTTPClient())
                     .exchange(code: code, for: request)
                 Issue.record("\(authentication) was accepted")
             } catch {
@@ -63,7 +66,8 @@ struct PrivateKeyJWTTests {
         }
         let (fresh, freshRequest, _) = try await self.code(provider)
         let tokens = try await TokenEndpoint(configuration: configuration, clientID: "key-app",
-                                             authentication: .privateKeyJWT(.pemFile(pair.path))).exchange(code: fresh, for: freshRequest)
+                                             authentication: .privateKeyJWT(.pemFile(pair.path)),
+http: URLSessionHTTPClient()).exchange(code: fresh, for: freshRequest)
         let first = try await raw.post(configuration.tokenEndpoint, form(try #require(tokens.refreshToken)))
         #expect(first.status == 200, "\(raw.text(first))")
         let rotated = try #require(try JSONValue(parsing: raw.text(first))["refresh_token"]?.stringValue)
@@ -87,7 +91,8 @@ struct PrivateKeyJWTTests {
         ]
         for (key, expected) in cases {
             do throws(OpenIDConnectError) {
-                _ = try await TokenEndpoint(configuration: configuration, clientID: "key-app", authentication: .privateKeyJWT(key))
+                _ = try await TokenEndpoint(configuration: configuration, clientID: "key-app", authentication: .privateKeyJWT(key),
+                                            http: URLSessionHTTPClient())
                     .exchange(code: code, for: request)
                 Issue.record("\(key) signed")
             } catch {

@@ -2,6 +2,7 @@ import DevProvider
 import DevProviderTestSupport
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 
@@ -21,12 +22,13 @@ struct PushedAuthorizationTests {
         let plain = try await raw.get(request.url(authorizationEndpoint: configuration.authorizationEndpoint))
         #expect(plain.headers["location"]?.contains("error=invalid_request") == true)
 
-        let url = try await PushedAuthorizationRequest(configuration: configuration).push(request)
+        let url = try await PushedAuthorizationRequest(configuration: configuration, http: URLSessionHTTPClient()).push(request)
         let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name)
         #expect(names == ["client_id", "request_uri"], "no state, nonce or PKCE challenge in the front channel")
         #expect(try await raw.get(url).status == 200)
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
-        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "webauth-demo").exchange(code: code, for: request)
+        let tokens = try await TokenEndpoint(configuration: configuration, clientID: "webauth-demo",
+                                             http: URLSessionHTTPClient()).exchange(code: code, for: request)
         #expect(tokens.idToken != nil)
         let again = try await raw.get(url)
         #expect(again.status == 400 && again.headers["location"] == nil, "a request_uri is for one sign-in")
@@ -37,7 +39,7 @@ struct PushedAuthorizationTests {
         let provider = try await raw.provider { $0.pushedRequestLifetime = 0 }
         let (request, configuration) = try await raw.request(provider)
         #expect(!PushedAuthorizationRequest.isUsed(asked: false, by: configuration))
-        let url = try await PushedAuthorizationRequest(configuration: configuration).push(request)
+        let url = try await PushedAuthorizationRequest(configuration: configuration, http: URLSessionHTTPClient()).push(request)
         let expired = try await raw.get(url)
         #expect(expired.status == 400 && raw.text(expired).contains("expired"))
     }
@@ -51,7 +53,8 @@ struct PushedAuthorizationTests {
         let (request, configuration) = try await raw.request(provider, client: "key-app")
         for authentication in [ClientAuthentication.none, .privateKeyJWT(.pemFile(try ClientKeyPair(.ec).path))] {
             do throws(OpenIDConnectError) {
-                _ = try await PushedAuthorizationRequest(configuration: configuration, authentication: authentication).push(request)
+                _ = try await PushedAuthorizationRequest(configuration: configuration, authentication: authentication,
+                                                         http: URLSessionHTTPClient()).push(request)
                 Issue.record("pushed with \(authentication)")
             } catch {
                 guard case .pushedAuthorizationRefused(let oauth) = error else { throw error }
@@ -59,13 +62,16 @@ struct PushedAuthorizationTests {
             }
         }
         let signed = ClientAuthentication.privateKeyJWT(.pemFile(pair.path))
-        let url = try await PushedAuthorizationRequest(configuration: configuration, authentication: signed).push(request)
+        let url = try await PushedAuthorizationRequest(configuration: configuration, authentication: signed,
+                                                       http: URLSessionHTTPClient()).push(request)
         let code = try #require(try raw.response(try await raw.logIn(url), request, configuration).code)
-        _ = try await TokenEndpoint(configuration: configuration, clientID: "key-app", authentication: signed).exchange(code: code, for: request)
+        _ = try await TokenEndpoint(configuration: configuration, clientID: "key-app", authentication: signed,
+                                    http: URLSessionHTTPClient()).exchange(code: code, for: request)
 
         let elsewhere = AuthorizationRequest(clientID: "key-app", redirectURI: try RedirectURI("com.evil:/cb"))
         do throws(OpenIDConnectError) {
-            _ = try await PushedAuthorizationRequest(configuration: configuration, authentication: signed).push(elsewhere)
+            _ = try await PushedAuthorizationRequest(configuration: configuration, authentication: signed,
+                                                     http: URLSessionHTTPClient()).push(elsewhere)
             Issue.record("pushed an unregistered redirect URI")
         } catch {
             guard case .pushedAuthorizationRefused(let oauth) = error else { throw error }

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct ScopedAccessTokenTests {
     @Test("a narrower scope: a token with that scope alone, cached apart; the sign-in's token and scopes stay")
     func narrowerScope() async throws {
         let (provider, state) = try await signedIn()
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         let scoped = try await manager.freshAccessToken(scopes: ["profile email"])
         #expect(scoped.scopes == ["email", "profile"] && scoped.token != state.accessToken)
         #expect(try await introspect(scoped.token, issuer: provider.issuer)["scope"] == .string("email profile"), "the provider issued it so")
@@ -36,7 +37,7 @@ struct ScopedAccessTokenTests {
     func rotationOnScopedRefresh() async throws {
         let (provider, state) = try await signedIn()
         let log = AuthStateTests.SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         let scoped = try await manager.freshAccessToken(scopes: ["profile"])
         let saved = try #require(log.last)
         #expect(saved.scopedAccessTokens.values.map(\.token) == [scoped.token], "saved before it was handed out")
@@ -50,7 +51,7 @@ struct ScopedAccessTokenTests {
     @Test("a resource indicator: the token's audience is that resource; the sign-in's is still the client")
     func resourceIndicator() async throws {
         let (provider, state) = try await signedIn()
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         let api = try await manager.freshAccessToken(resources: ["https://api.example.com/"])
         #expect(try await introspect(api.token, issuer: provider.issuer)["aud"] == .array([.string("https://api.example.com/")]))
         #expect(try await introspect(try #require(state.accessToken), issuer: provider.issuer)["aud"] == .array([.string("webauth-demo")]))
@@ -61,7 +62,7 @@ struct ScopedAccessTokenTests {
     func widerScopeRefused() async throws {
         let (provider, state) = try await signedIn(lifetime: 30)
         let log = AuthStateTests.SaveLog()
-        let manager = AuthStateManager(state: state) { log.save($0) }
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient()) { log.save($0) }
         do {
             _ = try await manager.freshAccessToken(scopes: ["profile", "admin"])
             Issue.record("a wider scope was granted")
@@ -77,7 +78,7 @@ struct ScopedAccessTokenTests {
     @Test("a scoped and a main refresh at once take turns: each spends the refresh token the other left")
     func concurrentTargets() async throws {
         let (provider, state) = try await signedIn(lifetime: 30)
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         async let main = manager.freshAccessToken()
         async let scoped = manager.freshAccessToken(scopes: ["profile"])
         let (token, narrow) = try await (main, scoped)
@@ -89,8 +90,8 @@ struct ScopedAccessTokenTests {
     func rotationSeenAcrossProcesses() async throws {
         let (_, store, state) = try await AuthStateFaultTests.savedStaleSignIn()
         let folder = store.fileURL.deletingLastPathComponent()
-        let first = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: folder))
-        let second = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: folder))
+        let first = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: folder), http: URLSessionHTTPClient())
+        let second = AuthStateManager(state: state, store: try FileAuthStateStore(name: "shared", directory: folder), http: URLSessionHTTPClient())
         _ = try await first.freshAccessToken(scopes: ["openid"])
         let token = try await second.freshAccessToken()
         let saved = try store.load()
@@ -100,7 +101,7 @@ struct ScopedAccessTokenTests {
     @Test("a minimum validity longer than the token has left refreshes it; a shorter one does not")
     func minimumValidity() async throws {
         let (provider, state) = try await signedIn(lifetime: 600)
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         #expect(try await manager.freshAccessToken(minimumValidity: .seconds(300)).token == state.accessToken)
         let renewed = try await manager.freshAccessToken(minimumValidity: .seconds(900))
         #expect(renewed.token != state.accessToken && provider.refreshCount == 1)
@@ -110,7 +111,7 @@ struct ScopedAccessTokenTests {
     @Test("the ID token is renewed by a refresh when it expires within the minimum validity")
     func freshIDToken() async throws {
         let (provider, state) = try await signedIn(lifetime: 600)
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         #expect(try await manager.freshIDToken(minimumValidity: .seconds(300)) == state.idToken)
         let renewed = try await manager.freshIDToken(minimumValidity: .seconds(900))
         #expect(renewed.rawValue != state.idToken?.rawValue && renewed.subject == state.idToken?.subject && provider.refreshCount == 1)
@@ -119,7 +120,7 @@ struct ScopedAccessTokenTests {
     @Test("the cache of scoped tokens is saved under a key of its own, in format version 2; a state without it has none")
     func savedFormat() async throws {
         let (_, state) = try await signedIn()
-        let manager = AuthStateManager(state: state)
+        let manager = AuthStateManager(state: state, http: URLSessionHTTPClient())
         let scoped = try await manager.freshAccessToken(scopes: ["profile"])
         let current = await manager.state
         let encoded = try JSONEncoder().encode(current)

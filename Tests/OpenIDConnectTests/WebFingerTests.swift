@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 
 /// WebFinger issuer discovery (OpenID Connect Discovery 1.0 §2, RFC 7033) against the development
@@ -36,9 +37,9 @@ struct WebFingerTests {
     func acctOnLoopback() async throws {
         let provider = try await OpenIDProvider.start()
         let host = try #require(URLComponents(string: provider.issuer).flatMap { c in c.port.map { "\(c.host!):\($0)" } })
-        let issuer = try await WebFingerQuery(user: "acct:alice@\(host)").issuer()
+        let issuer = try await WebFingerQuery(user: "acct:alice@\(host)").issuer(using: URLSessionHTTPClient())
         #expect(issuer == provider.issuer)
-        #expect(try await ProviderConfiguration.discover(issuer: issuer).issuer == provider.issuer)
+        #expect(try await ProviderConfiguration.discover(issuer: issuer, using: URLSessionHTTPClient()).issuer == provider.issuer)
         #expect(provider.requestCount("/.well-known/webfinger") == 1)
     }
 

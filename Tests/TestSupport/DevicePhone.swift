@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 
 /// A person's phone for the development provider's device verification page, over plain HTTP:
 /// the user code, the password form, then Allow or Deny, as the page's forms post them.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 
 /// The person's browser, played over plain HTTP for the system browser's tests (give
 /// ``signIn(at:username:password:)`` to `SystemBrowser.custom`): opened at the provider's

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 
 /// What a provider says of `token` at its introspection endpoint (RFC 7662), asked as the public
 /// client `clientID`: `active`, and for an active token its `sub`, `scope`, `aud`, `exp`.

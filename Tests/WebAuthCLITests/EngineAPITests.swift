@@ -35,13 +35,15 @@ struct EngineAPITests {
         return run.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
-    @Test("an application that imports WebAuthSession names its options, the secret gate's refusal and a login script")
+    @Test("an application that imports WebAuthSession names its options, the secret gate's refusal, a login script and both HTTP clients")
     func engineTypesAreSeen() async throws {
         let run = try await typecheck("""
+            import OpenIDConnect
             import WebAuthSession
             let options = WebAuthenticationOptions()
             let refusal: SecretRefusal? = nil
             let script: LoginScript? = nil
+            let clients: [any HTTPClient] = [URLSessionHTTPClient(), SoupHTTPClient()]
             """)
         #expect(run.status == 0, "\(run.stderr)")
     }

@@ -87,7 +87,7 @@ struct LightFrontTests {
         return run.stdout
     }
 
-    @Test("ldd of webauth and webauth-tokens names neither libwebkit2gtk nor libgtk (and of webauth-engine, both); webauth's shortcut links none of GLib's HTTP, the keyring, curl or GnuTLS")
+    @Test("ldd of webauth and webauth-tokens names neither libwebkit2gtk nor libgtk (and of webauth-engine, both); webauth's shortcut links none of GLib's HTTP, the keyring, curl or GnuTLS; webauth-tokens, which sends with libsoup, no URLSession or curl")
     func linksNoEngine() async throws {
         let build = WebAuthBinary.binary.deletingLastPathComponent()
         for binary in [WebAuthBinary.binary, build.appendingPathComponent("webauth-tokens")] {
@@ -99,9 +99,14 @@ struct LightFrontTests {
         for library in ["libsoup", "libsecret", "libcurl", "libgnutls"] {
             #expect(!front.contains(library), "webauth's shortcut links \(library):\n\(front)")
         }
-        // The check sees what it looks for: the engine beside it links both.
+        let tokens = try await libraries(build.appendingPathComponent("webauth-tokens"))
+        for library in ["libFoundationNetworking", "libcurl"] {
+            #expect(!tokens.contains(library), "webauth-tokens links \(library):\n\(tokens)")
+        }
+        // The check sees what it looks for: the engine beside it links all three (URLSession through
+        // OpenIDSignIn's default client).
         let engine = try await libraries(build.appendingPathComponent("webauth-engine"))
-        #expect(engine.contains("libwebkit2gtk") && engine.contains("libgtk"), "\(engine)")
+        #expect(engine.contains("libwebkit2gtk") && engine.contains("libgtk") && engine.contains("libcurl"), "\(engine)")
     }
 
     /// The libraries the dynamic loader opened for a run of `webauth arguments` (`LD_DEBUG=libs`).

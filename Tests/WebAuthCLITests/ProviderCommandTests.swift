@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 
@@ -16,7 +17,7 @@ struct ProviderCommandTests {
         defer { process.signal(SIGKILL) }
         let line = try #require(await process.firstLine())
         #expect(line.hasPrefix("http://127.0.0.1:"))
-        let configuration = try await ProviderConfiguration.discover(issuer: line)
+        let configuration = try await ProviderConfiguration.discover(issuer: line, using: URLSessionHTTPClient())
         #expect(configuration.issuer == line)
         let page = try await URLSessionHTTPClient().send(HTTPRequest(url: URL(string: line
             + "/authorize?response_type=code&client_id=cli&redirect_uri=http://127.0.0.1:8/cb&code_challenge=x&code_challenge_method=S256&state=s")!))

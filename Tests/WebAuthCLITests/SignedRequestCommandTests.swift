@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 

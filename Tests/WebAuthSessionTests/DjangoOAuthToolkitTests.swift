@@ -2,6 +2,7 @@ import CWebKitGTK
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 @testable import WebAuthSession
@@ -41,7 +42,7 @@ extension EngineTests {
             #expect(result.tokens?.refreshToken != nil)
 
             // Tokens live 30 s here, inside the 60 s tolerance: every caller finds them stale.
-            let manager = AuthStateManager(state: result.authState)
+            let manager = AuthStateManager(state: result.authState, http: URLSessionHTTPClient())
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<8 { group.addTask { try await manager.freshAccessToken() } }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
@@ -59,7 +60,7 @@ extension EngineTests {
             // django-oauth-toolkit has a revocation endpoint but does not advertise it: given by hand.
             var configuration = state.configuration
             configuration.revocationEndpoint = server.url("/o/revoke_token/")
-            let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-test")
+            let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-test", http: URLSessionHTTPClient())
             try await endpoint.revoke(try #require(state.refreshToken), hint: "refresh_token")
             do {
                 _ = try await endpoint.refresh(refreshToken: try #require(state.refreshToken))
@@ -79,7 +80,7 @@ extension EngineTests {
         @Test("eight codes exchanged at the same moment: django-oauth-toolkit answers each with tokens, none with HTTP 500")
         func exchangesAtOnce() async throws {
             let server = try await PythonFixtureServer(script: "dot_provider")
-            let configuration = try await ProviderConfiguration.discover(issuer: server.url("/o").absoluteString)
+            let configuration = try await ProviderConfiguration.discover(issuer: server.url("/o").absoluteString, using: URLSessionHTTPClient())
             var options = TestEngine.options()
             options.reusableView = ReusableView()
             var granted: [(request: AuthorizationRequest, code: String)] = []
@@ -92,7 +93,7 @@ extension EngineTests {
                 try await login.value
                 granted.append((request, try #require(callback["code"])))
             }
-            let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-test")
+            let endpoint = TokenEndpoint(configuration: configuration, clientID: "webauth-test", http: URLSessionHTTPClient())
             let failures = await withTaskGroup(of: String?.self) { group in
                 for (request, code) in granted {
                     group.addTask {
@@ -116,7 +117,7 @@ extension EngineTests {
             var state = result.authState
             state.client = SavedClient(redirectURI: Self.redirect, scopes: ["openid", "profile"], authenticationMethod: .clientSecretPost,
                                        idTokenSigning: .algorithm(.hs256))
-            let manager = AuthStateManager(state: state, authentication: .clientSecretPost(secret: secret))
+            let manager = AuthStateManager(state: state, authentication: .clientSecretPost(secret: secret), http: URLSessionHTTPClient())
             _ = try await manager.freshAccessToken(minimumValidity: .seconds(3600))
             #expect(try await refreshCount(server) == 1)
             #expect(await manager.state.idToken?.subject == result.idToken.subject)
@@ -172,7 +173,7 @@ extension EngineTests.DjangoOAuthToolkit {
     func dynamicClientRegistration() async throws {
         let server = try await PythonFixtureServer(script: "dot_provider", arguments: ["--dcr"])
         // django-oauth-toolkit names its registration endpoint in RFC 8414's metadata, not in OpenID discovery: given by hand.
-        var given = try await ProviderConfiguration.discover(issuer: server.url("/o").absoluteString)
+        var given = try await ProviderConfiguration.discover(issuer: server.url("/o").absoluteString, using: URLSessionHTTPClient())
         given.registrationEndpoint = server.url("/o/register/")
         let provider = OpenIDConnectClient.Provider.configuration(given)
         let redirect = try RedirectURI(Self.redirect)

@@ -21,7 +21,9 @@ struct LayerTests {
         "WebAuthSupport": [],
         "OpenIDConnect": ["WebAuthSupport", "CGnuTLS"],
         "SecretGate": ["WebAuthSupport"],
-        "OpenIDSignIn": ["OpenIDConnect", "CQREncode"],
+        // URLSession (libcurl) beside the protocol, never under the token commands
+        "OpenIDConnectURLSession": ["OpenIDConnect"],
+        "OpenIDSignIn": ["OpenIDConnectURLSession", "CQREncode"],
         "WebAuthn": ["SecretGate", "OpenIDConnect"],
         "SecurityKeys": ["WebAuthn", "CFido2"],
         "SignInFiles": ["WebAuthn"],
@@ -51,9 +53,9 @@ struct LayerTests {
         "webauth-fuzz": ["SignInFiles", "WebAuthBrokerContract"],
         // tests
         "CTestProcesses": [],
-        "TestSupport": ["OpenIDConnect", "CTestProcesses"],
+        "TestSupport": ["OpenIDConnectURLSession", "CTestProcesses"],
         "WebAuthnTestSupport": ["WebAuthn"],
-        "DevProviderTestSupport": ["DevProvider"],
+        "DevProviderTestSupport": ["DevProvider", "OpenIDConnectURLSession"],
         "WebAuthSupportTests": ["WebAuthSupport"],
         "SecretGateTests": ["SecretGate"],
         "WebAuthnTests": ["WebAuthnTestSupport", "TestSupport"],

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import Testing
 @testable import WebAuthSession
 
@@ -67,7 +68,7 @@ extension EngineTests {
             #expect(result.idToken.subject == "dwho")
             let refreshToken = try #require(result.tokens?.refreshToken)
 
-            let manager = AuthStateManager(state: result.authState, authentication: authentication)
+            let manager = AuthStateManager(state: result.authState, authentication: authentication, http: URLSessionHTTPClient())
             let refreshed = try await manager.refreshNow()
             #expect(refreshed.accessToken != nil && refreshed.accessToken != result.tokens?.accessToken, "the refresh brought a new access token")
             let claims = try await manager.userinfo()
@@ -76,7 +77,7 @@ extension EngineTests {
             #expect(claims["email"]?.stringValue == "dwho@badwolf.org")
 
             let wrongSecret = TokenEndpoint(configuration: result.configuration, clientID: "webauth-confidential",
-                                            authentication: .clientSecretBasic(secret: "not-" + provider.clientSecret))
+                                            authentication: .clientSecretBasic(secret: "not-" + provider.clientSecret), http: URLSessionHTTPClient())
             #expect(try await Self.refusal(of: refreshed.refreshToken ?? refreshToken, at: wrongSecret) == "invalid_client")
 
             // RP-initiated logout: end_session with id_token_hint, back at the post-logout redirect URI with

@@ -1,6 +1,7 @@
 import DevProvider
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 import TestSupport
 import Testing
 @testable import WebAuthSession
@@ -48,7 +49,7 @@ extension EngineTests {
             let client = OpenIDConnectClient(issuer: provider.issuer, clientID: "webauth-demo",
                                              redirectURI: try RedirectURI("com.example.webauth:/callback"))
             let result = try await client.signIn(scopes: ["openid", "offline_access"], options: TestEngine.options(), script: Self.login)
-            let endpoint = TokenEndpoint(configuration: result.configuration, clientID: "webauth-demo")
+            let endpoint = TokenEndpoint(configuration: result.configuration, clientID: "webauth-demo", http: URLSessionHTTPClient())
             let code = try #require(result.authorizationResponse.code)
             await #expect(throws: OpenIDConnectError.self) { try await endpoint.exchange(code: code, for: result.request) }
 

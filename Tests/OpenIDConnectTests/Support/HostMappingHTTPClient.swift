@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import OpenIDConnectURLSession
 
 /// Sends requests for a provider's public origin (`https://id.example.com`) to a test server on
 /// 127.0.0.1 instead, as an `/etc/hosts` entry and a TLS-terminating proxy would: the client under

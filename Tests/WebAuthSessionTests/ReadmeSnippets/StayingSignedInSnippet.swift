@@ -9,7 +9,7 @@ enum StayingSignedInSnippet {
     static func run(client: OpenIDConnectClient, result: SignInResult) async throws {
 // snippet.show
 let store = try await automaticAuthStateStore(name: "my-app")  // the keychain if there is one, else a file
-let manager = AuthStateManager(state: result.authState, store: store)
+let manager = AuthStateManager(state: result.authState, store: store, http: URLSessionHTTPClient())
 let profile = try await manager.withFreshTokens { accessToken, idToken in
     try await callMyAPI(bearer: accessToken)                   // refreshed first when within 60 s of expiry
 }

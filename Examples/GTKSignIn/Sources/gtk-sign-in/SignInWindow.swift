@@ -62,7 +62,7 @@ final class SignInWindow {
             let result = try await settings.client.signIn(scopes: ["openid", "profile", "email"], options: options,
                                                           script: settings.script?.runner())
             // result.authState is what an application keeps (see "Staying signed in" in README.md).
-            let claims = try await AuthStateManager(state: result.authState).userinfo()
+            let claims = try await AuthStateManager(state: result.authState, http: URLSessionHTTPClient()).userinfo()
             return "Signed in as \(claims["name"]?.stringValue ?? result.idToken.subject)"
         } catch let error as SignInError where error.isUserCancellation {
             return "Sign-in cancelled."
