@@ -145,7 +145,7 @@ let package = Package(
         .target(name: "GLibKit", dependencies: ["CSoup", "GLibLifetimes"]),
         // The engine's own HTTP (libsoup 3): proxies, the CA file, the client certificate. The page
         // and the protocol share them; the light commands refresh through it without WebKit.
-        .target(name: "WebAuthNetwork", dependencies: ["OpenIDConnect", "WebAuthSupport", "GLibKit", "CSoup", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "WebAuthNetwork", dependencies: ["OpenIDConnect", "WebAuthSupport", "GLibKit", "CSoup", "CGnuTLS", .product(name: "Logging", package: "swift-log")]),
         // The Secret Service (libsecret) store of sign-ins, without WebKit.
         .target(name: "WebAuthKeyring", dependencies: ["OpenIDConnect", "WebAuthSupport", "GLibKit", "CSecret"]),
         // The exit statuses webauth and the broker answer with, and how protocol and storage

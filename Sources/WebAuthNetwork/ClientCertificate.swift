@@ -48,20 +48,18 @@ public final class ClientCertificate: @unchecked Sendable, CustomStringConvertib
             throw .writableByOthers(path: path, mode: mode)
         } catch {}
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, message: "no such readable file") }
-        do throws(GLibError) {
-            if let keyPath {
-                certificate = GObjectReference(adopting: try GLibError.attempt { g_tls_certificate_new_from_files(path, keyPath, $0) }!)
-            } else if String(decoding: data, as: UTF8.self).contains("-----BEGIN ") {
-                certificate = GObjectReference(adopting: try GLibError.attempt { g_tls_certificate_new_from_file(path, $0) }!)
-            } else {
-                certificate = GObjectReference(adopting: try GLibError.attempt { error in
-                    data.withUnsafeBytes { g_tls_certificate_new_from_pkcs12($0.bindMemory(to: guint8.self).baseAddress, gsize($0.count), password, error) }
-                }!)
+        if keyPath == nil, !String(decoding: data, as: UTF8.self).contains("-----BEGIN ") {
+            certificate = try PKCS12Certificate.read([UInt8](data), password: password, path: path)
+        } else {
+            do throws(GLibError) {
+                if let keyPath {
+                    certificate = GObjectReference(adopting: try GLibError.attempt { g_tls_certificate_new_from_files(path, keyPath, $0) }!)
+                } else {
+                    certificate = GObjectReference(adopting: try GLibError.attempt { g_tls_certificate_new_from_file(path, $0) }!)
+                }
+            } catch {
+                throw .unreadable(path: keyPath ?? path, message: error.message)
             }
-        } catch where error.matches(g_tls_error_quark(), Int(G_TLS_ERROR_BAD_CERTIFICATE_PASSWORD.rawValue)) {
-            throw .wrongPassword(path: path, passwordGiven: password != nil)
-        } catch {
-            throw .unreadable(path: keyPath ?? path, message: error.message)
         }
         guard certificate.withPointer({ cwk_tls_certificate_has_private_key($0) }) != 0 else { throw .noPrivateKey(path: path) }
     }
