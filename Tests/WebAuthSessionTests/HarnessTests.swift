@@ -83,6 +83,51 @@ extension EngineTests.Harness {
         }
     }
 
+    @Test("with prewarmsProfileWindows, a profile's next window starts in a view made ahead of time in that profile: it sees the profile's cookies, another profile's window does not take it, a headless session neither takes nor leaves one (in a child process)")
+    func prewarmedProfileViews() async {
+        await #expect(processExitsWith: .success) {
+            _ = TestEngine.configured
+            try WebAuthEngine.configure(EngineConfiguration(display: .virtual, prewarmsProfileWindows: true))
+            try await WebAuthEngine.prewarm()
+            let site = try await TestSite.start()
+            let page = site.page(body: """
+                <script>
+                const found = document.cookie;
+                document.cookie = 'visitor=1; max-age=3600';
+                location.href = 'com.example:/cb?found=' + encodeURIComponent(found);
+                </script>
+                """)
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("prewarmed-profiles-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let (alice, bob) = (scratch.appendingPathComponent("alice"), scratch.appendingPathComponent("bob"))
+            func signIn(_ profile: URL, presentation: WebAuthenticationOptions.Presentation = .window()) async throws -> (found: String?, blank: Bool) {
+                var options = TestEngine.options()
+                options.websiteData = .persistent(profileDirectory: profile)
+                options.presentation = presentation
+                let session = try TestEngine.session(page, redirectURI: "com.example:/cb", options: options)
+                let callback = try await session.start()
+                return (callback["found"], await session.navigationLog.contains(where: { $0.value == "about:blank" }))
+            }
+            /// The address of the profile view that is ready, if it is `profile`'s.
+            @WebKitActor func readyView(for profile: URL) throws -> Int? {
+                let context = try WebContextsByProfile.shared.context(for: .persistent(profileDirectory: profile))
+                guard let ready = PrewarmedView.shared.readyProfileView, ready.context == context else { return nil }
+                return Int(bitPattern: ready.view)
+            }
+            guard try await signIn(alice).found == "" else { exit(2) }
+            guard let made = try await readyView(for: alice) else { exit(3) }  // for alice's next session
+            let second = try await signIn(alice)
+            guard let next = try await readyView(for: alice), next != made else { exit(4) }  // the session took it, and another waits
+            guard second.found == "visitor=1" else { exit(5) }  // the ready view reads alice's profile, not data of its own
+            guard !second.blank else { exit(6) }  // the view's own blank page is not the session's
+            guard try await signIn(bob).found == "" else { exit(7) }  // bob's session: none of alice's cookies
+            guard let bobs = try await readyView(for: bob), try await readyView(for: alice) == nil else { exit(8) }  // the last profile's view waits
+            guard try await signIn(bob, presentation: .headless).found == "visitor=1" else { exit(9) }
+            guard try await readyView(for: bob) == bobs else { exit(10) }  // a headless session took none
+            guard await WebAuthEngine.diagnostics.liveWebViews == 0 else { exit(11) }
+        }
+    }
+
     @Test("prewarm() starts the engine but keeps no web view ready unless the configuration asks for it")
     func prewarmChangesNoSetting() async throws {
         _ = TestEngine.options()

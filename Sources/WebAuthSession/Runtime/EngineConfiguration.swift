@@ -44,6 +44,12 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// web process, and such views keep GPU compositing even when headless. Default: `false`.
     public var prewarmsWebViews: Bool
 
+    /// Whether a window session in a persistent profile leaves a web view ready in that profile,
+    /// its web process already running, for the profile's next window (a sign-in broker's next
+    /// sign-in of the same account). One waits at most, the last profile's; a headless session
+    /// neither takes nor leaves one. It costs one idle web process. Default: `false`.
+    public var prewarmsProfileWindows: Bool
+
     /// The sites whose pages may ask for Kerberos (`WWW-Authenticate: Negotiate`, SPNEGO) and get
     /// it from the user's own ticket (the credential cache `kinit` filled: `KRB5CCNAME`, else the
     /// default one); never a password from the engine. Each is `scheme://host[:port]`, `http` or
@@ -61,10 +67,11 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// The defaults: automatic main loop, automatic display, no prewarmed web view, a 1280×1024
     /// virtual screen, libsoup's own sites for Negotiate.
     public init(mainLoop: MainLoop = .automatic, display: Display = .automatic, prewarmsWebViews: Bool = false,
-                trustedNegotiateSites: [URL] = []) {
+                prewarmsProfileWindows: Bool = false, trustedNegotiateSites: [URL] = []) {
         self.mainLoop = mainLoop
         self.display = display
         self.prewarmsWebViews = prewarmsWebViews
+        self.prewarmsProfileWindows = prewarmsProfileWindows
         self.trustedNegotiateSites = trustedNegotiateSites
         self.virtualScreenWidth = 1280
         self.virtualScreenHeight = 1024

@@ -45,7 +45,7 @@ struct PageConstruction {
         if let lent {
             view = GObjectReference(retaining: lent)
         } else {
-            let prewarmed = options.websiteData == .ephemeral && !isPrivate ? PrewarmedView.shared.take(in: context) : nil
+            let prewarmed = isPrivate ? nil : PrewarmedView.shared.take(in: context, for: options)
             view = prewarmed ?? GObjectReference(sinking: Self.makeView(in: context, perViewData: !isPrivate, options: options))
         }
         Self.configure(view.pointer, options: options)

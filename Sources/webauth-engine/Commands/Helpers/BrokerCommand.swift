@@ -24,7 +24,8 @@ struct BrokerCommand: AsyncParsableCommand {
             not authenticate one. An account's requests and pages take the proxy, no_proxy, ca_file \
             and client_certificate of $XDG_CONFIG_HOME/webauth/config.json, else the route the \
             account's sign-in was made with, else the environment's, as webauth token does; a \
-            saved client's secret or key is found as webauth token finds it.
+            saved client's secret or key is found as webauth token finds it. After an account's \
+            sign-in, a web view waits in its profile, its web process started, for its next one.
             """)
 
     @Flag(help: "Accept a login script (the options script_content and script_fd) from callers: for tests and CI only. Its secrets are read from memory: every variable but the session's (XDG_*, DISPLAY, PATH, the locale, the proxy...) leaves the broker's environment.")
@@ -75,6 +76,8 @@ struct BrokerCommand: AsyncParsableCommand {
             _ = try NetworkSettings.unflagged(config: nil, environment: CommandEnvironment.original)
             broker.route = Self.route
             broker.clientAuthentication = Self.clientAuthentication
+            // An account's next sign-in starts in a view made ahead of time in its profile: its web process is running.
+            do { try WebAuthEngine.configure(EngineConfiguration(prewarmsProfileWindows: true)) } catch { throw CommandFailure(.localFailure, "\(error)") }
             do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
             // SIGTERM cancelled the broker, which left: the process exits 143 with its one line.
             try Task.checkCancellation()
