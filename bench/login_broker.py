@@ -3,14 +3,15 @@
 django-oauth-toolkit under gunicorn remembers the person (its session cookie, kept in the profile's cookies since a
 first, scripted sign-in) and skips its consent page for an app already allowed (approval_prompt=auto), so each sign-in
 goes through with no typing, in a window on an Xvfb of its own, as a person's would. Three clients, in interleaved
-rounds (each round starting with the next one), each timed from its start to the end of its sign-in:
+rounds (every order of the three in turn, each after a second of quiet, as a person's second sign-in comes
+minutes after the first), each timed from its start to the end of its sign-in:
 
 - the broker's own `SignIn`, from a Python client already connected (the broker's engine warm): the floor;
 - `webauth login --profile bench` with that broker running: through it (its log confirms each);
 - `webauth login --profile bench --no-broker`: in-process, the engine cold, with peak PSS.
 
 The goal: through the broker within 30 ms of the broker's own. Numbers only; nothing passes or fails."""
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, itertools, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # bench.py beside this file: its Gunicorn provider, Xvfb, environment and measuring
@@ -50,7 +51,8 @@ for line in sys.stdin:
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True, help="the directory with webauth, webauth-tokens and webauth-engine")
-    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=12, help="rounds of the three clients (12: every order twice)")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds of quiet before each timed sign-in (not timed)")
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="bench-login-broker-")
     home = os.path.join(scratch, "home")
@@ -123,11 +125,15 @@ def main():
             rows["in-process"].append(wall)
             rows["in-process PSS"].append(pss / 2**20)
         clients = [lambda: rows["broker"].append(broker_sign_in()), lambda: rows["through"].append(login([])[0]), in_process]
+        orders = list(itertools.permutations(range(len(clients))))
         for round_ in range(args.rounds):
             print(f"== round {round_ + 1} of {args.rounds}", file=sys.stderr, flush=True)
-            # Each round starts with the next client: none always follows the previous window's teardown or the cold process.
-            for client_run in clients[round_ % 3:] + clients[:round_ % 3]:
-                client_run()
+            # Every order in turn, so that no client always follows the same one; and each starts on a quiet
+            # machine, as a person's second sign-in comes minutes after the first: the previous window's teardown,
+            # the cold process's exit and the view the broker makes ready for the account's next sign-in are over.
+            for index in orders[round_ % len(orders)]:
+                time.sleep(args.pause)
+                clients[index]()
         with open(log_path) as log:
             through = log.read().count("SignIn from webauth for the account 'bench'")
         print(f"A second sign-in of the day in a window (django-oauth-toolkit under gunicorn remembers the person), {args.rounds} "
