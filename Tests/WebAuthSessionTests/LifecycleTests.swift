@@ -79,22 +79,42 @@ extension EngineTests {
         @Test("a hundred sessions in prewarmed views leave none of WebKit's IPC threads behind (in a child process)")
         func prewarmedSessions() async {
             await #expect(processExitsWith: .success) {
-                _ = TestEngine.configured
+                _ = TestEngine.configured  // first: it would replace a configuration set before it
                 try WebAuthEngine.configure(EngineConfiguration(display: .virtual, prewarmsWebViews: true))
-                let site = try await TestSite.start()
-                let page = site.page(body: "<script>location.href = 'com.example:/cb?code=' + Math.random()</script>")
-                try await WebAuthEngine.prewarm()
-                _ = try await TestEngine.session(page, redirectURI: "com.example:/cb").start()
-                let baseline = TestEngine.threads(named: "ReceiveQueue")
-                for _ in 0..<100 { _ = try await TestEngine.session(page, redirectURI: "com.example:/cb").start() }
-                // One receive thread per live WebKit process connection, and two web processes at most
-                // (the session's, ending, and the next prewarmed one); prewarmed views rendering without
-                // compositing left about one behind every nine sessions.
-                let grown = TestEngine.threads(named: "ReceiveQueue") - baseline
-                guard grown < 3 else {
-                    FileHandle.standardError.write(Data("\(grown) more WebKit receive threads after 100 prewarmed sessions (baseline \(baseline))\n".utf8))
-                    exit(2)
-                }
+                try await Self.hundredSessionsLeaveNoThreads(TestEngine.options())
+            }
+        }
+
+        @Test("a hundred windows in a profile's prewarmed views leave none of WebKit's IPC threads behind (in a child process)")
+        func prewarmedProfileWindows() async {
+            await #expect(processExitsWith: .success) {
+                _ = TestEngine.configured  // first: it would replace a configuration set before it
+                try WebAuthEngine.configure(EngineConfiguration(display: .virtual, prewarmsProfileWindows: true))
+                let profile = FileManager.default.temporaryDirectory.appendingPathComponent("prewarmed-windows-\(getpid())")
+                defer { try? FileManager.default.removeItem(at: profile) }
+                var options = TestEngine.options(.window())
+                options.websiteData = .persistent(profileDirectory: profile)
+                try await Self.hundredSessionsLeaveNoThreads(options)
+                @WebKitActor func waiting() -> Bool { PrewarmedView.shared.readyProfileView != nil }
+                guard await waiting() else { exit(3) }  // the windows were the prewarmed kind
+            }
+        }
+
+        /// Runs a hundred sessions with `options` after a first one, and exits 2 when WebKit's receive
+        /// threads grew by more than the two web processes that may be alive at the end (the session's,
+        /// ending, and the next prewarmed one): prewarmed views rendering without compositing left
+        /// about one behind every nine sessions. In an exit test, with the engine configured.
+        static func hundredSessionsLeaveNoThreads(_ options: WebAuthenticationOptions) async throws {
+            let site = try await TestSite.start()
+            let page = site.page(body: "<script>location.href = 'com.example:/cb?code=' + Math.random()</script>")
+            try await WebAuthEngine.prewarm()
+            _ = try await TestEngine.session(page, redirectURI: "com.example:/cb", options: options).start()
+            let baseline = TestEngine.threads(named: "ReceiveQueue")
+            for _ in 0..<100 { _ = try await TestEngine.session(page, redirectURI: "com.example:/cb", options: options).start() }
+            let grown = TestEngine.threads(named: "ReceiveQueue") - baseline
+            guard grown < 3 else {
+                FileHandle.standardError.write(Data("\(grown) more WebKit receive threads after 100 prewarmed sessions (baseline \(baseline))\n".utf8))
+                exit(2)
             }
         }
     }
