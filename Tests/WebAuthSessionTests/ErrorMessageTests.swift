@@ -24,6 +24,7 @@ extension ErrorMessageTests {
             (.noDisplay(.pipeUnavailable(code: EMFILE)), "no display: pipe: Too many open files"),
             (.noDisplay(.xvfbNotStarted(code: ENOENT)), "no display: could not start Xvfb: No such file or directory"),
             (.noDisplay(.xvfbExited(reported: "")), "no display: Xvfb did not start (it reported '')"),
+            (.noDisplay(.xvfbSocketMissing(display: ":7")), "no display: Xvfb's display :7 has no socket in /tmp/.X11-unix, three times in a row"),
             (.noDisplay(.displayNotOpened(name: ":9")), "no display: GTK could not open display ':9'"),
             (.invalidOption(.engineAlreadyStarted),
              "invalid option: the engine has already started with another configuration; configure it before the first session"),

@@ -37,5 +37,32 @@ extension EngineTests {
             }
             #expect("\(WebAuthenticationError.noDisplayForWindow)".contains("device authorization grant or the system browser"))
         }
+
+        @Test("an Xvfb whose display has no socket file (an exiting server on that number deleted it) is stopped and another started, three times at most (in a child process)")
+        func xvfbWithoutSocketFile() async {
+            await #expect(processExitsWith: .success) {
+                // A stand-in for Xvfb, first on PATH: it reports a display that has no socket file.
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fake-xvfb-\(getpid())")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let starts = folder.appendingPathComponent("starts")
+                let display = 40_000 + Int(getpid() % 20_000)
+                guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") else { exit(2) }
+                let script = folder.appendingPathComponent("Xvfb")
+                try "#!/bin/sh\necho started >> \(starts.path)\necho \(display)\nexec sleep 300\n".write(to: script, atomically: true, encoding: .utf8)
+                chmod(script.path, 0o755)
+                setenv("PATH", folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), 1)
+                do throws(WebAuthenticationError) {
+                    _ = try VirtualDisplay(width: 640, height: 480)
+                    exit(3)
+                } catch {
+                    guard error == .noDisplay(.xvfbSocketMissing(display: ":\(display)")) else { exit(4) }
+                }
+                let started = try String(contentsOf: starts, encoding: .utf8).split(separator: "\n").count
+                guard started == 3 else { exit(5) }
+                // Each was stopped and reaped: none of them is left.
+                guard !ProcessTable().entries.values.contains(where: { $0.parent == getpid() }) else { exit(6) }
+            }
+        }
     }
 }

@@ -16,7 +16,16 @@ final class VirtualDisplay: Sendable {
     let authority: XAuthorityFile
     private let pid: pid_t
 
-    /// Starts Xvfb and waits until it is ready.
+    /// Starts Xvfb and waits until it is ready: a server whose socket file is missing is stopped
+    /// and another started, twice at most.
+    ///
+    /// With `-displayfd`, Xvfb takes the first display number whose abstract socket is free, and
+    /// keeps no lock file. A server on that number that is just exiting frees its abstract socket
+    /// before it deletes its socket file (`/tmp/.X11-unix/X<n>`), which the new server has made
+    /// anew by then: the new server answers through its abstract socket, but a sandboxed web
+    /// process (a network namespace of its own, where abstract sockets do not reach) finds no file
+    /// and cannot open the display. The old server has deleted it well before the new one reports
+    /// ready (tens of milliseconds of set-up later), so the file is checked then.
     /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case`` if Xvfb is missing or does not start.
     init(width: Int, height: Int) throws(WebAuthenticationError) {
         guard let executable = Self.locate("Xvfb") else {
@@ -25,6 +34,26 @@ final class VirtualDisplay: Sendable {
         let authority = try XAuthorityFile()
         var started = false
         defer { if !started { authority.remove() } }
+        var attempt = 1
+        while true {
+            let (pid, number) = try Self.start(executable, authority: authority, width: width, height: height)
+            if Self.hasSocketFile(display: number) {
+                self.name = ":\(number)"
+                self.authority = authority
+                self.pid = pid
+                started = true
+                return
+            }
+            kill(pid, SIGTERM)
+            waitpid(pid, nil, 0)
+            guard attempt < 3 else { throw .noDisplay(.xvfbSocketMissing(display: ":\(number)")) }
+            attempt += 1
+        }
+    }
+
+    /// Spawns `executable` (Xvfb) with `authority` and waits for the display number it reports.
+    private static func start(_ executable: String, authority: XAuthorityFile, width: Int, height: Int) throws(WebAuthenticationError)
+        -> (pid: pid_t, number: Int) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .noDisplay(.pipeUnavailable(code: errno)) }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
@@ -70,10 +99,15 @@ final class VirtualDisplay: Sendable {
             waitpid(pid, nil, 0)
             throw .noDisplay(.xvfbExited(reported: String(decoding: reported, as: UTF8.self)))
         }
-        self.name = ":\(number)"
-        self.authority = authority
-        self.pid = pid
-        started = true
+        return (pid, number)
+    }
+
+    /// Whether display `number`'s socket file is there (and a socket), or there are no socket files
+    /// at all (no `/tmp/.X11-unix`: Xvfb then listens on its abstract socket alone, as before the check).
+    private static func hasSocketFile(display number: Int) -> Bool {
+        var status = stat()
+        guard stat("/tmp/.X11-unix", &status) == 0 else { return true }
+        return stat("/tmp/.X11-unix/X\(number)", &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK
     }
 
     /// Deletes the authority file and stops the server; `waiting`: reaps it too (else the process

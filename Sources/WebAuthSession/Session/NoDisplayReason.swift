@@ -16,6 +16,9 @@ public enum NoDisplayReason: Sendable, Hashable, CustomStringConvertible {
     case xvfbNotStarted(code: Int32)
     /// Xvfb ended before it reported a display number; `reported` is what it wrote.
     case xvfbExited(reported: String)
+    /// Three Xvfb servers in a row reported a display (the last `display`) whose socket file
+    /// `/tmp/.X11-unix/X<n>` is missing, which sandboxed web processes need.
+    case xvfbSocketMissing(display: String)
     /// GTK could not open the display `name` (`DISPLAY`, else `WAYLAND_DISPLAY`).
     case displayNotOpened(name: String)
 
@@ -28,6 +31,7 @@ public enum NoDisplayReason: Sendable, Hashable, CustomStringConvertible {
         case .pipeUnavailable(let code): "pipe: \(String(cString: strerror(code)))"
         case .xvfbNotStarted(let code): "could not start Xvfb: \(String(cString: strerror(code)))"
         case .xvfbExited(let reported): "Xvfb did not start (it reported '\(reported)')"
+        case .xvfbSocketMissing(let display): "Xvfb's display \(display) has no socket in /tmp/.X11-unix, three times in a row"
         case .displayNotOpened(let name): "GTK could not open display '\(name)'"
         }
     }
