@@ -88,10 +88,8 @@ struct BrokeredLoginTests {
         try await startBroker(bus)
         let property = try await bus.gdbus("Get", ["org.webauthsession.Broker1", "CanShowWindows"], interface: "org.freedesktop.DBus.Properties")
         #expect(property.stdout.contains("<false>"), "\(property.stdout)\(property.stderr)")
-        let xvfb = try ChildProcess("Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"], environment: ["PATH": "/usr/bin:/bin"],
-                                    stdout: .pipe)
+        let (xvfb, display) = try await BrokerBus.startDisplay()
         defer { Task { await BrokerBus.stopDisplay(xvfb) } }
-        let display = ":" + (try #require(await xvfb.firstLine()))
         let arguments = ["login", "--profile", "work", "--issuer", provider.issuer, "--client-id", "webauth-demo"]
         let first = try await bus.run(WebAuthBinary.binary.path, arguments + ["--headless", "--script", try webauth.file("login.yaml", LoginCommandTests.passwordScript)])
         try #require(first.status == 0, "stderr: \(first.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// A private session bus (a dbus-daemon with a configuration of its own: the session bus's
 /// limits, and nothing of the machine's is activated on it unless asked) on which the repository's activation file,
@@ -35,14 +36,8 @@ struct BrokerBus {
         try template.replacingOccurrences(of: "@enginedir@/webauth-engine broker",
                                           with: ([WebAuthBinary.binary.deletingLastPathComponent().appendingPathComponent("webauth-engine").path, "broker"] + arguments).joined(separator: " "))
             .write(to: services.appendingPathComponent("org.webauthsession.Broker.service"), atomically: true, encoding: .utf8)
-        var xvfb: ChildProcess?
-        var name: String?
-        if display {
-            let server = try ChildProcess("Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"],
-                                          environment: ["PATH": "/usr/bin:/bin"], stdout: .pipe)
-            name = await server.firstLine().map { ":" + $0 }
-            xvfb = server
-        }
+        let started = display ? try await startDisplay() : nil
+        let (xvfb, name) = (started?.server, started?.name)
         let address = "unix:path=" + directory.appendingPathComponent("socket").path
         let config = directory.appendingPathComponent("bus.conf")
         try """
@@ -129,6 +124,29 @@ struct BrokerBus {
 
     /// Ends an Xvfb with SIGTERM and waits for it: it first waits for the keymap compiler it may be
     /// running for a client that just connected (xdotool, GTK), which SIGKILL would leave behind.
+    /// Starts an Xvfb of its own (`-displayfd`) and returns it with its display name. As the
+    /// engine's own private Xvfb (`VirtualDisplay`), a server whose socket file is missing (an
+    /// exiting server on the same number deleted it; a sandboxed web process needs the file) is
+    /// stopped and another started, three in all.
+    static func startDisplay() async throws -> (server: ChildProcess, name: String) {
+        var missing = ""
+        for _ in 1...3 {
+            let server = try ChildProcess("Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"],
+                                          environment: ["PATH": "/usr/bin:/bin"], stdout: .pipe)
+            let number = try #require(await server.firstLine(), "Xvfb reported no display")
+            if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { return (server, ":" + number) }
+            await stopDisplay(server)
+            missing = number
+        }
+        throw NoSocketFile(display: ":" + missing)
+    }
+
+    /// Three Xvfb servers in a row reported a display with no socket file.
+    struct NoSocketFile: Error, CustomStringConvertible {
+        let display: String
+        var description: String { "three Xvfb servers in a row had no socket file (the last \(display))" }
+    }
+
     static func stopDisplay(_ xvfb: ChildProcess) async {
         xvfb.signal(SIGTERM)
         _ = await xvfb.exitStatus()
