@@ -53,7 +53,7 @@ extension EngineTests {
                 chmod(script.path, 0o755)
                 setenv("PATH", folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), 1)
                 do throws(WebAuthenticationError) {
-                    _ = try VirtualDisplay(width: 640, height: 480)
+                    _ = try VirtualDisplay(width: 640, height: 480, offersGL: false)
                     exit(3)
                 } catch {
                     guard error == .noDisplay(.xvfbSocketMissing(display: ":\(display)")) else { exit(4) }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIDConnect
 import TestSupport
 import Testing
 @testable import WebAuthSession
@@ -39,6 +40,46 @@ extension EngineTests {
             let fileMode = try FileManager.default.attributesOfItem(atPath: authority)[.posixPermissions] as? Int
             #expect(folderMode == 0o700)
             #expect(fileMode == 0o600)
+        }
+
+        /// Signs in headless with no display of the person's (the engine's private Xvfb by
+        /// necessity) under `configuration`, then exits 0 if that Xvfb offers GLX exactly when
+        /// `offersGL` (its extension list, from `xdpyinfo -queryExtensions`) and the engine asked
+        /// WebKit for its accelerated backing store exactly then; else 2 to 5.
+        static func signInWithoutDisplay(_ configuration: EngineConfiguration, offersGL: Bool) async throws -> Never {
+            unsetenv("DISPLAY")
+            unsetenv("WAYLAND_DISPLAY")
+            try WebAuthEngine.configure(configuration)
+            let site = try await TestSite.start()
+            let page = site.page(body: "<script>location.href = 'com.example:/cb?code=x'</script>")
+            var options = WebAuthenticationOptions()
+            options.presentation = .headless
+            guard (try? await WebAuthenticationSession(url: page, redirectURI: try RedirectURI("com.example:/cb"), options: options).start())?["code"] == "x"
+            else { exit(2) }
+            let environment = ProcessInfo.processInfo.environment
+            guard let display = environment["DISPLAY"], let authority = environment["XAUTHORITY"] else { exit(3) }
+            let query = try ChildProcess("/usr/bin/xdpyinfo", ["-queryExtensions"], environment: ["DISPLAY": display, "XAUTHORITY": authority], stdout: .pipe)
+            let extensions = String(decoding: await query.outputToEnd(), as: UTF8.self)
+            guard await query.exitStatus() == 0 else { exit(4) }
+            let hasGLX = extensions.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("GLX") }
+            let backingStoreOff = environment["WEBKIT_DISABLE_DMABUF_RENDERER"] == "1"
+            exit(hasGLX == offersGL && backingStoreOff == !offersGL ? 0 : 5)
+        }
+
+        @Test("headless pages made fresh get a private Xvfb without GL, and WebKit does not probe for it: no warning (in a child process)")
+        func withoutGL() async throws {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                try await EngineTests.PrivateDisplay.signInWithoutDisplay(EngineConfiguration(), offersGL: false)
+            }
+            let errors = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+            #expect(!errors.contains("hardware acceleration"), "\(errors)")
+        }
+
+        @Test("with views kept ready (which keep GPU compositing), the private Xvfb offers GL (in a child process)")
+        func withGLForKeptViews() async {
+            await #expect(processExitsWith: .success) {
+                try await EngineTests.PrivateDisplay.signInWithoutDisplay(EngineConfiguration(prewarmsWebViews: true), offersGL: true)
+            }
         }
 
         @Test("the cookie's folder is removed when the process exits (in a child process)")

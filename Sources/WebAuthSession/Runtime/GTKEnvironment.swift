@@ -7,7 +7,8 @@ import WebAuthSupport
 ///
 /// The one place the engine changes the process environment, once, before GTK starts: GTK reads
 /// the display from it, and WebKit's web processes inherit it. On a private Xvfb that is
-/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed; with no
+/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed, and
+/// `WEBKIT_DISABLE_DMABUF_RENDERER` when nothing there renders with GL (see ``rendersWithGL(_:)``); with no
 /// `XDG_RUNTIME_DIR`, the engine's scratch directory (see ``privateRuntimeDirectory(_:)``), and Mesa's shader
 /// cache there too (``privateShaderCache(_:)``); with no D-Bus
 /// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``); with
@@ -60,13 +61,15 @@ package enum GTKEnvironment {
         if runtime.configuration.display == .virtual || !hasDisplayVariable {
             do {
                 let size = runtime.configuration.virtualScreenSize
-                let display = try VirtualDisplay(width: size.width, height: size.height)
+                let offersGL = rendersWithGL(runtime.configuration)
+                let display = try VirtualDisplay(width: size.width, height: size.height, offersGL: offersGL)
                 try runtime.adopt(display)
                 onPrivateDisplayByNecessity = runtime.configuration.display != .virtual
                 setenv("DISPLAY", display.name, 1)
                 setenv("XAUTHORITY", display.authority.path, 1)  // GTK and WebKit's processes read it
                 setenv("GDK_BACKEND", "x11", 1)
                 unsetenv("WAYLAND_DISPLAY")
+                if !offersGL { setenv(Self.noAcceleratedBackingStore, "1", 1) }
             } catch {
                 return .failure(error)
             }
@@ -79,6 +82,22 @@ package enum GTKEnvironment {
             return .failure(.noDisplay(.displayNotOpened(name: name)))
         }
         return .success(())
+    }
+
+    /// WebKit's switch for the accelerated backing store (DMA-BUF buffers shown with GL): off, its
+    /// UI process no longer asks GTK for a GL context at start (a probe that loads Mesa, and warns
+    /// when the display has no GL).
+    private static let noAcceleratedBackingStore = "WEBKIT_DISABLE_DMABUF_RENDERER"
+
+    /// Whether web views on a private Xvfb may render with GL. Only views kept ready
+    /// (``EngineConfiguration/prewarmsWebViews``) need it (WebKitGTK 2.50 leaks a thread in views
+    /// kept without GPU compositing), and windows on a display a configuration asked for
+    /// (``EngineConfiguration/Display/virtual``) keep what a person's display would give them. Every
+    /// other view there is headless, made fresh and rendered without GPU compositing anyway
+    /// (`PageConstruction`), so the engine's cold start does not pay for GL: Xvfb without GLX is
+    /// ready in half the time, and neither it nor this process loads Mesa's renderer.
+    private static func rendersWithGL(_ configuration: EngineConfiguration) -> Bool {
+        configuration.display == .virtual || configuration.prewarmsWebViews
     }
 
     /// With no `XDG_RUNTIME_DIR`, GLib puts runtime files under `~/.cache` (WebKit's sandbox

@@ -7,6 +7,8 @@ import Foundation
 /// exit by itself when its last client goes, even if this process dies without cleaning up.
 /// `-auth` makes it accept only clients that hold its cookie (``XAuthorityFile``): other local
 /// users cannot open windows on it, read its screen or inject input.
+/// Without `offersGL` the server runs without its GLX extension: Xvfb then starts in half the
+/// time (it no longer loads Mesa's software renderer and LLVM), and nothing on it renders with GL.
 /// It is spawned and reaped with plain `posix_spawn`/`waitpid` (not Foundation's `Process`),
 /// because it is stopped from an exit handler, where Foundation's run loops no longer run.
 final class VirtualDisplay: Sendable {
@@ -26,8 +28,9 @@ final class VirtualDisplay: Sendable {
     /// process (a network namespace of its own, where abstract sockets do not reach) finds no file
     /// and cannot open the display. The old server has deleted it well before the new one reports
     /// ready (tens of milliseconds of set-up later), so the file is checked then.
+    /// - Parameter offersGL: whether clients may render with GL (the GLX extension).
     /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case`` if Xvfb is missing or does not start.
-    init(width: Int, height: Int) throws(WebAuthenticationError) {
+    init(width: Int, height: Int, offersGL: Bool) throws(WebAuthenticationError) {
         guard let executable = Self.locate("Xvfb") else {
             throw .noDisplay(.xvfbNotInstalled)
         }
@@ -36,7 +39,7 @@ final class VirtualDisplay: Sendable {
         defer { if !started { authority.remove() } }
         var attempt = 1
         while true {
-            let (pid, number) = try Self.start(executable, authority: authority, width: width, height: height)
+            let (pid, number) = try Self.start(executable, authority: authority, width: width, height: height, offersGL: offersGL)
             if Self.hasSocketFile(display: number) {
                 self.name = ":\(number)"
                 self.authority = authority
@@ -52,7 +55,7 @@ final class VirtualDisplay: Sendable {
     }
 
     /// Spawns `executable` (Xvfb) with `authority` and waits for the display number it reports.
-    private static func start(_ executable: String, authority: XAuthorityFile, width: Int, height: Int) throws(WebAuthenticationError)
+    private static func start(_ executable: String, authority: XAuthorityFile, width: Int, height: Int, offersGL: Bool) throws(WebAuthenticationError)
         -> (pid: pid_t, number: Int) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .noDisplay(.pipeUnavailable(code: errno)) }
@@ -69,7 +72,7 @@ final class VirtualDisplay: Sendable {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let arguments = [executable, "-displayfd", "1", "-auth", authority.path, "-screen", "0", "\(width)x\(height)x24",
-                         "-nolisten", "tcp", "-terminate", "-nocursor"]
+                         "-nolisten", "tcp", "-terminate", "-nocursor"] + (offersGL ? [] : ["-extension", "GLX"])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The child inherits the spawning thread's signal mask, and threads made by the Swift
