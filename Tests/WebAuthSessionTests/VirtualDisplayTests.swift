@@ -82,6 +82,25 @@ extension EngineTests {
             }
         }
 
+        @Test("prepareEnvironment makes every change to the environment: GTK's start and a sign-in after it change nothing (in a child process)")
+        func environmentPreparedFirst() async {
+            await #expect(processExitsWith: .success) {
+                unsetenv("DISPLAY")
+                unsetenv("WAYLAND_DISPLAY")
+                try await WebAuthEngine.prepareEnvironment(headless: true)
+                let prepared = ProcessInfo.processInfo.environment
+                guard prepared["DISPLAY"] != nil, prepared["XAUTHORITY"] != nil else { exit(2) }
+                let site = try await TestSite.start()
+                let page = site.page(body: "<script>location.href = 'com.example:/cb?code=x'</script>")
+                var options = WebAuthenticationOptions()
+                options.presentation = .headless
+                try await WebAuthEngine.prewarm()
+                guard (try? await WebAuthenticationSession(url: page, redirectURI: try RedirectURI("com.example:/cb"), options: options).start())?["code"] == "x"
+                else { exit(3) }
+                exit(ProcessInfo.processInfo.environment == prepared ? 0 : 4)
+            }
+        }
+
         @Test("the cookie's folder is removed when the process exits (in a child process)")
         func removedAtExit() async throws {
             let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {

@@ -19,6 +19,21 @@ public enum WebAuthEngine {
         if !accepted { throw .invalidOption(.engineAlreadyStarted) }
     }
 
+    /// Makes the engine's changes to this process's environment now (the variables
+    /// `Runtime/GTKEnvironment.swift` lists: TLS priorities, and with a private Xvfb its
+    /// `DISPLAY` and `XAUTHORITY`), starting that Xvfb when there is no display and the sessions to
+    /// come are `headless`. Otherwise the first session makes them. glibc's `setenv` may move the
+    /// environment while `getenv` on another thread reads it (a DNS resolver, a proxy lookup,
+    /// libsecret), which crashes that thread: a program that runs other threads calls this first,
+    /// while nothing else runs. It changes no setting: the configuration decides.
+    /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case``,
+    ///   ``WebAuthenticationError/noDisplayForWindow`` (not `headless`, and no display: nothing
+    ///   changed), ``WebAuthenticationError/engineShutDown``.
+    @WebKitActor
+    public static func prepareEnvironment(headless: Bool) throws(WebAuthenticationError) {
+        try GTKEnvironment.settle(forPerson: !headless)
+    }
+
     /// Starts what the first sign-in would otherwise wait for: the main loop, the display (a
     /// private Xvfb when there is none), the shared web context with its network process, and,
     /// with ``EngineConfiguration/prewarmsWebViews``, the first ephemeral web view kept ready

@@ -25,6 +25,9 @@ import WebAuthSupport
 /// no display of the person's fails with ``WebAuthenticationError/noDisplayForWindow``.
 @WebKitActor
 package enum GTKEnvironment {
+    /// The environment's changes, made once (``settle(forPerson:)``).
+    private static var settled: Result<Void, WebAuthenticationError>?
+    /// GTK's start on the display, once.
     private static var outcome: Result<Void, WebAuthenticationError>?
     /// Whether GTK runs on a private Xvfb the engine started because there was no display.
     private static var onPrivateDisplayByNecessity = false
@@ -34,22 +37,35 @@ package enum GTKEnvironment {
     /// - Throws: ``WebAuthenticationError/noDisplay(_:)-swift.enum.case``, ``WebAuthenticationError/noDisplayForWindow``,
     ///   or ``WebAuthenticationError/engineShutDown``.
     static func ready(forPerson: Bool = false) throws(WebAuthenticationError) {
+        try settle(forPerson: forPerson)
+        if outcome == nil { outcome = startGTK() }
+        try outcome!.get()
+    }
+
+    /// Makes every change the engine makes to the process environment, once, starting the private
+    /// Xvfb they name when there is no display (and the caller shows nothing a person must see).
+    ///
+    /// Separate from GTK's start so that a program can make them before other threads run: glibc's
+    /// `setenv` may move the environment's array while `getenv` on another thread walks it (a
+    /// resolver's options, a proxy, libsecret's bus name), which crashes that thread.
+    /// - Throws: as ``ready(forPerson:)``.
+    static func settle(forPerson: Bool = false) throws(WebAuthenticationError) {
         if EngineRuntime.shared.isShutDown { throw .engineShutDown }
         let virtualByChoice = EngineRuntime.shared.configuration.display == .virtual
         if forPerson, !virtualByChoice {
             // Not yet initialised and nothing to show a window on: fail before an Xvfb starts.
-            if outcome == nil, gdk_display_get_default() == nil, !hasDisplayVariable { throw .noDisplayForWindow }
+            if settled == nil, gdk_display_get_default() == nil, !hasDisplayVariable { throw .noDisplayForWindow }
             if onPrivateDisplayByNecessity { throw .noDisplayForWindow }
         }
-        if outcome == nil { outcome = initialise() }
-        try outcome!.get()
+        if settled == nil { settled = changeEnvironment() }
+        try settled!.get()
     }
 
     private static var hasDisplayVariable: Bool {
         GraphicalSession.hasDisplay(ProcessInfo.processInfo.environment)
     }
 
-    private static func initialise() -> Result<Void, WebAuthenticationError> {
+    private static func changeEnvironment() -> Result<Void, WebAuthenticationError> {
         let runtime = EngineRuntime.shared
         let negotiate = NegotiateTrust.value(for: runtime.configuration.trustedNegotiateSites,
                                              existing: ProcessInfo.processInfo.environment[NegotiateTrust.variable])
@@ -77,6 +93,12 @@ package enum GTKEnvironment {
         accessibilityBus(ProcessInfo.processInfo.environment)
         privateRuntimeDirectory(ProcessInfo.processInfo.environment)
         privateShaderCache(ProcessInfo.processInfo.environment)
+        return .success(())
+    }
+
+    /// GTK's start on the display the environment names (a host application's GTK, already started, is kept).
+    private static func startGTK() -> Result<Void, WebAuthenticationError> {
+        if gdk_display_get_default() != nil { return .success(()) }
         guard gtk_init_check(nil, nil) != 0 else {
             let name = getenv("DISPLAY").map { String(cString: $0) } ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
             return .failure(.noDisplay(.displayNotOpened(name: name)))

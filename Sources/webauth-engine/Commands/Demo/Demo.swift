@@ -70,6 +70,8 @@ struct Demo: AsyncParsableCommand {
             if !interactive, presentation != .headless, !GraphicalSession.hasDisplay(environment) {
                 try? WebAuthEngine.configure(EngineConfiguration(display: .virtual))
             }
+            // Before the provider's threads run (see EngineHeadStart).
+            try? await WebAuthEngine.prepareEnvironment(headless: !interactive && presentation == .headless)
             var settings = DevProviderConfiguration()
             settings.deviceCodeInterval = 1
             settings.clients = [OpenIDProvider.Client(clientID: "webauth-demo", redirectURIs: ["com.example.webauth:/callback"],

@@ -78,6 +78,7 @@ struct BrokerCommand: AsyncParsableCommand {
             broker.clientAuthentication = Self.clientAuthentication
             // An account's next sign-in starts in a view made ahead of time in its profile: its web process is running.
             do { try WebAuthEngine.configure(EngineConfiguration(prewarmsProfileWindows: true)) } catch { throw CommandFailure(.localFailure, "\(error)") }
+            try? await WebAuthEngine.prepareEnvironment(headless: false)  // before the bus's threads run (see EngineHeadStart)
             do { try await Broker.run(broker) } catch { throw CommandFailure(.localFailure, "\(error)") }
             // SIGTERM cancelled the broker, which left: the process exits 143 with its one line.
             try Task.checkCancellation()

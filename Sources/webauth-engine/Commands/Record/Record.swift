@@ -56,6 +56,7 @@ struct Record: AsyncParsableCommand {
             let deadline = presentation.deadline()
             let http = deadline.http(settings.network)
             try settings.network.prepareEngine(websiteData: .ephemeral)
+            try? await WebAuthEngine.prepareEnvironment(headless: false)  // before discovery's threads run (see EngineHeadStart)
             var options = settings.network.applied(to: presentation.sessionOptions(websiteData: .ephemeral, within: deadline))
             if let check {
                 guard let script = try PageScriptOptions.parse(["--script", check]).loginScript() else { return }

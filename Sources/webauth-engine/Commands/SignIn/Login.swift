@@ -71,7 +71,8 @@ struct Login: AsyncParsableCommand {
             try settings.network.prepareEngine(websiteData: profile.websiteData())
             // A headless page starts the engine while discovery and the profile's store are on their
             // way; the command leaves (with its status, or Ctrl-C's) only once that start has ended.
-            try await EngineHeadStart.overlapping(presentation.headless && self.flow == nil && !systemBrowser) {
+            let engine: EngineHeadStart.Page = self.flow != nil || systemBrowser ? .none : presentation.headless ? .headless : .window
+            try await EngineHeadStart.overlapping(engine) {
                 let scopes = request.scopes(settings)
                 let signIn = { @Sendable () async throws -> AuthState in
                     try await self.signIn(settings, client: settings.client(http: deadline.http(settings.network)), deadline: deadline, scopes: scopes,

@@ -67,7 +67,10 @@ struct Logout: AsyncParsableCommand {
             let network = saved.network
             // Usage errors before anything is revoked.
             let redirectURI = !local && configuration.endSessionEndpoint != nil ? try postLogoutRedirectURI(saved: saved.state.client?.redirectURI) : nil
-            if redirectURI != nil { try network.prepareEngine(websiteData: profile.websiteData()) }
+            if redirectURI != nil {
+                try network.prepareEngine(websiteData: profile.websiteData())
+                try? await WebAuthEngine.prepareEnvironment(headless: presentation.headless)  // before other threads run (see EngineHeadStart)
+            }
             // Headless, nobody can answer a question on the page: without a script, fail once it settles.
             var presentation = presentation
             var page = try pageRun(headless: presentation.headless, narrator: narrator, http: deadline.http(network))
