@@ -1,3 +1,4 @@
+import CWebKitGTK
 import DevProvider
 import Foundation
 import OpenIDConnect
@@ -116,6 +117,8 @@ extension EngineTests.Harness {
             }
             guard try await signIn(alice).found == "" else { exit(2) }
             guard let made = try await readyView(for: alice) else { exit(3) }  // for alice's next session
+            // A view still loading its about:blank is not taken (a person's next sign-in comes later than this one).
+            await ReadyViewLoad.finished()
             let second = try await signIn(alice)
             guard let next = try await readyView(for: alice), next != made else { exit(4) }  // the session took it, and another waits
             guard second.found == "visitor=1" else { exit(5) }  // the ready view reads alice's profile, not data of its own
@@ -135,3 +138,31 @@ extension EngineTests.Harness {
         #expect(await !PrewarmedView.shared.isEnabled, "prewarm() turned prewarmed views on for every later session")
     }
 }
+
+/// The end of the ready profile view's `about:blank` load, awaited on `notify::is-loading`.
+@WebKitActor
+private final class ReadyViewLoad {
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var connection: SignalConnection?
+
+    /// Returns once the ready profile view, if any, has stopped loading.
+    static func finished() async {
+        guard let view = PrewarmedView.shared.readyProfileView?.view, webkit_web_view_is_loading(view) != 0 else { return }
+        let load = ReadyViewLoad()
+        await withCheckedContinuation { continuation in
+            load.continuation = continuation
+            load.connection = SignalConnection(view, .notify("is-loading"), target: load, handler: changed)
+        }
+    }
+
+    private static let changed: CWKNotifyHandler = { _, _, data in
+        let load = WeakTarget<ReadyViewLoad>.from(data)
+        WebKitActor.assumeIsolated {
+            guard let load, let view = PrewarmedView.shared.readyProfileView?.view, webkit_web_view_is_loading(view) == 0 else { return }
+            load.connection = nil
+            load.continuation?.resume()
+            load.continuation = nil
+        }
+    }
+}
+
