@@ -117,7 +117,7 @@ package enum GTKEnvironment {
     /// (``EngineConfiguration/Display/virtual``) keep what a person's display would give them. Every
     /// other view there is headless, made fresh and rendered without GPU compositing anyway
     /// (`PageConstruction`), so the engine's cold start does not pay for GL: Xvfb without GLX is
-    /// ready in half the time, and neither it nor this process loads Mesa's renderer.
+    /// ready in half the time, and this process does not load Mesa to probe for it.
     private static func rendersWithGL(_ configuration: EngineConfiguration) -> Bool {
         configuration.display == .virtual || configuration.prewarmsWebViews
     }
