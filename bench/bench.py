@@ -356,8 +356,8 @@ def selenium(provider, browser, runs):
             os.environ.pop("DISPLAY", None)
         else:
             os.environ["DISPLAY"] = env_display
-    return {"runs": results, "startup_ms": startup, "display_ms": display_ms, "first_ms": first, "peak_pss": meter.peak_pss,
-            "cpu_s": meter.cpu_seconds()}
+    return {"runs": results, "startup_ms": startup, "display_ms": display_ms, "first_ms": first, "peak_pss": meters[0].peak_pss,
+            "cpu_s": meters[0].cpu_seconds()}
 
 
 # ---- Playwright -----------------------------------------------------------------------------
@@ -421,7 +421,7 @@ def playwright(provider, runs):
         manager.stop()
         for meter in meters:
             meter.stop()
-    return {"runs": results, "startup_ms": startup, "first_ms": first, "peak_pss": meter.peak_pss, "cpu_s": meter.cpu_seconds()}
+    return {"runs": results, "startup_ms": startup, "first_ms": first, "peak_pss": meters[0].peak_pss, "cpu_s": meters[0].cpu_seconds()}
 
 
 class Display:
@@ -488,13 +488,18 @@ def engine_warm(provider, bin_dir, runs, parallel, home, arguments=(), extra_env
             "failures": result["failures"], "peak_pss": pss, "cpu_s": cpu, "sandbox": result["sandbox"]}
 
 
+def login_command(bin_dir, provider, script=None):
+    """A cold, scripted, headless `webauth login` against `provider` (its own script unless `script` names another)."""
+    return [os.path.join(bin_dir, "webauth"), "login", "--issuer", provider.issuer, "--client-id", provider.client_id,
+            "--redirect-uri", CUSTOM_REDIRECT, "--scope", "openid", "--headless", "--ephemeral",
+            "--script", os.path.join(ROOT, "bench/scripts", script or provider.script)]
+
+
 def engine_cold(provider, bin_dir, runs, home):
     """`runs` cold `webauth login` processes after an unmeasured one, timed with no PSS meter beside them (it reads
     every process's smaps every 50 ms, which slowed a starting tree by about 45 ms: 511 against 466 ms, 12 runs each;
     Selenium's start-up and first login are timed so too), then two more under the meter for the peak PSS and CPU."""
-    command = [os.path.join(bin_dir, "webauth"), "login", "--issuer", provider.issuer, "--client-id", provider.client_id,
-               "--redirect-uri", CUSTOM_REDIRECT, "--scope", "openid", "--headless", "--ephemeral",
-               "--script", os.path.join(ROOT, "bench/scripts", provider.script)]
+    command = login_command(bin_dir, provider)
     results, peak, cpu = [], 0, 0.0
     for i in range(runs + 1):
         start = time.perf_counter()
@@ -535,10 +540,7 @@ def wrong_password(provider, bin_dir, home, runs):
     settles, and the command exits 7 quoting it instead of waiting out --timeout."""
     results = {}
     for settle in (None, 2):
-        command = [os.path.join(bin_dir, "webauth"), "login", "--issuer", provider.issuer, "--client-id", provider.client_id,
-                   "--redirect-uri", CUSTOM_REDIRECT, "--scope", "openid", "--headless", "--ephemeral",
-                   "--script", os.path.join(ROOT, "bench/scripts/wrong-password.yaml")]
-        command += ["--settle-time", str(settle)] if settle else []
+        command = login_command(bin_dir, provider, "wrong-password.yaml") + (["--settle-time", str(settle)] if settle else [])
         env = dict(environment(home), BENCH_PASSWORD="not-" + PASSWORD)
         times = []
         for _ in range(runs):

@@ -9,16 +9,10 @@ both. Usage: `python3 bench/cold_timeline.py --bin .build/release [--runs 8]`. N
 import argparse, os, re, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import CUSTOM_REDIRECT, ROOT, Embedded, environment  # noqa: E402
+from bench import Embedded, environment, login_command  # noqa: E402
 
 VARIANTS = {"sandbox on": {}, "sandbox off": {"WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS": "1"}}
 EVENT = re.compile(r"^(\d+)\s+(\d+\.\d+) (execve|connect|exit_group)\((.*)$")
-
-
-def login_command(bin_dir, provider):
-    return [os.path.join(bin_dir, "webauth"), "login", "--issuer", provider.issuer, "--client-id", provider.client_id,
-            "--redirect-uri", CUSTOM_REDIRECT, "--scope", "openid", "--headless", "--ephemeral",
-            "--script", os.path.join(ROOT, "bench/scripts", provider.script)]
 
 
 def label(kind, arguments, process, provider_port):

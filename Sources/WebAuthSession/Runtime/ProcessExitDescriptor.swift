@@ -24,7 +24,7 @@ final class ProcessExitDescriptor {
         while !waiting.isEmpty {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return }
-            let ready = poll(&waiting, nfds_t(waiting.count), Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let ready = poll(&waiting, nfds_t(waiting.count), Int32((left / .milliseconds(1)).rounded(.up)))
             if ready < 0, errno != EINTR { return }
             waiting.removeAll { $0.revents != 0 }
         }

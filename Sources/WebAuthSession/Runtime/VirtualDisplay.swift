@@ -47,8 +47,7 @@ final class VirtualDisplay: Sendable {
                 started = true
                 return
             }
-            kill(pid, SIGTERM)
-            waitpid(pid, nil, 0)
+            Self.end(pid)
             guard attempt < 3 else { throw .noDisplay(.xvfbSocketMissing(display: ":\(number)")) }
             attempt += 1
         }
@@ -98,8 +97,7 @@ final class VirtualDisplay: Sendable {
         var byte: UInt8 = 0
         while read(readEnd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { reported.append(byte) }
         guard let number = Int(String(decoding: reported, as: UTF8.self)) else {
-            kill(pid, SIGTERM)
-            waitpid(pid, nil, 0)
+            end(pid)
             throw .noDisplay(.xvfbExited(reported: String(decoding: reported, as: UTF8.self)))
         }
         return (pid, number)
@@ -117,6 +115,11 @@ final class VirtualDisplay: Sendable {
     /// that started it is about to leave, and its parent's successor reaps it).
     func stop(waiting: Bool = true) {
         authority.remove()
+        Self.end(pid, waiting: waiting)
+    }
+
+    /// Stops the server `pid` (SIGTERM); `waiting`: reaps it too.
+    private static func end(_ pid: pid_t, waiting: Bool = true) {
         kill(pid, SIGTERM)
         if waiting { waitpid(pid, nil, 0) }
     }
