@@ -11,6 +11,8 @@ struct NavigationLogTests {
         (.loadRedirected(url: "https://p.example/b"), .loadRedirected, "load-redirected"),
         (.loadCommitted(url: "https://p.example/b", host: "p.example", tls: .valid), .loadCommitted, "load-committed"),
         (.loadFinished(url: "https://p.example/b"), .loadFinished, "load-finished"),
+        (.loadFailed(url: "https://p.example/b", reason: "g-io-error-quark 19", ignored: true), .loadFailed, "load-failed"),
+        (.certificateTrusted(host: "p.example"), .certificateTrusted, "certificate-trusted"),
         (.titleChanged("Sign in"), .title, "title"),
         (.printRefused(url: "https://p.example/b"), .printRefused, "print-refused"),
         (.contextMenuRefused(url: "https://p.example/b"), .contextMenuRefused, "context-menu-refused"),

@@ -171,6 +171,15 @@ struct SignInFlowTests {
         #expect(later.handle(.loadFinished).followUp == nil, "only the start page's status counts (a wrong password's 401 does not)")
     }
 
+    @Test("a load that ended before committing a page (a certificate the CA file then vouched for) is not read for refusal markers")
+    func finishWithoutCommit() throws {
+        var flow = try flow(markers: ["disallowed_useragent"])
+        #expect(flow.handle(.loadFinished).followUp == nil, "no page committed: nothing to read while the page loads again")
+        _ = flow.handle(.loadCommitted(errorStatus: nil))
+        #expect(flow.handle(.loadFinished).followUp == .checkEmbeddedViewRefusal(["disallowed_useragent"]))
+        #expect(flow.handle(.loadFinished).followUp == nil, "a second finish with no new commit has no new page")
+    }
+
     @Test("a kiosk page is abandoned after its idle limit without input, and input starts the limit again")
     func idleness() throws {
         let start = ContinuousClock.now

@@ -23,6 +23,10 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case loadCommitted = "load-committed"
         /// The page finished loading.
         case loadFinished = "load-finished"
+        /// A load failed (``detail``: the error's domain and code, and whether the sign-in went on).
+        case loadFailed = "load-failed"
+        /// The CA file vouched for a certificate (``value``: the host); the page loads again.
+        case certificateTrusted = "certificate-trusted"
         /// The page's title changed (``value``: the title).
         case title
         /// The navigation policy let a navigation through.
@@ -53,6 +57,8 @@ public struct NavigationLogEntry: Sendable, Hashable, Codable, CustomStringConve
         case .loadRedirected(let url): (kind, value, detail) = (.loadRedirected, url, nil)
         case .loadCommitted(let url, _, let tls): (kind, value, detail) = (.loadCommitted, url, "TLS: \(tls)")
         case .loadFinished(let url): (kind, value, detail) = (.loadFinished, url, nil)
+        case .loadFailed(let url, let reason, let ignored): (kind, value, detail) = (.loadFailed, url, ignored ? "\(reason); ignored" : reason)
+        case .certificateTrusted(let host): (kind, value, detail) = (.certificateTrusted, host, "CA file; loading again")
         case .titleChanged(let title): (kind, value, detail) = (.title, title, nil)
         case .progress, .idleWarningShown, .idleWarningDismissed, .touchKeyboard, .securityKeyDialog: return nil
         case .printRefused(let url): (kind, value, detail) = (.printRefused, url, nil)

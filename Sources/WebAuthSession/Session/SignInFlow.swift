@@ -126,6 +126,9 @@ struct SignInFlow: Sendable {
     /// Where the sign-in is.
     private(set) var state = State.loadingStartPage
     private var deadlines: SignInDeadlines
+    /// Whether a document committed since the last finished load: a load that failed before
+    /// committing (a certificate the CA file then vouched for) leaves no new page to read.
+    private var committedSinceLastFinish = false
 
     /// A flow for `policy`'s redirect URI. `refusalMarkers`: text that shows the provider refuses
     /// embedded views; `idleLimit`: a kiosk's time without input before it is abandoned.
@@ -203,10 +206,12 @@ struct SignInFlow: Sendable {
             guard case .receivingRedirect(.loopbackListener(let url)) = state else { return Reaction(policy: .ignore) }
             return capture(url: url, formBody: body)
         case .loadCommitted(let errorStatus):
+            committedSinceLastFinish = true
             if state == .loadingStartPage { state = errorStatus.map { State.startPageFailed(status: $0) } ?? .showingPages }
             return Reaction()
         case .loadFinished:
-            if !refusalMarkers.isEmpty { return Reaction(followUp: .checkEmbeddedViewRefusal(refusalMarkers)) }
+            defer { committedSinceLastFinish = false }
+            if !refusalMarkers.isEmpty && committedSinceLastFinish { return Reaction(followUp: .checkEmbeddedViewRefusal(refusalMarkers)) }
             return errorPageCheck()
         case .embeddedViewAccepted:
             return errorPageCheck()

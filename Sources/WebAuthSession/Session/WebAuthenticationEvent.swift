@@ -11,6 +11,13 @@ public enum WebAuthenticationEvent: Sendable, Hashable {
     case progress(Double)
     /// The page finished loading.
     case loadFinished(url: String)
+    /// A load of `url` failed before or after it committed: `reason` names the error (its GLib
+    /// domain and code). `ignored` when the engine caused it (a navigation it stopped, a load it
+    /// started again) and the sign-in goes on; otherwise the sign-in ends with it.
+    case loadFailed(url: String, reason: String, ignored: Bool)
+    /// `host`'s certificate failed the system's checks, the CA file's authorities vouched for
+    /// it, and the page loads again trusting it.
+    case certificateTrusted(host: String)
     /// The page title changed.
     case titleChanged(String)
     /// The engine decided what to do with a navigation (every one, with its reason).

@@ -41,7 +41,7 @@ enum PageSignals {
     static let loadFailed: CWKLoadFailedHandler = { _, _, uri, error, data in
         let page = WeakTarget<SignInPage>.from(data)
         let failure = LoadFailure(url: uri.map { String(cString: $0) } ?? "", error: error.map { GLibError($0) })
-        WebKitActor.assumeIsolated { _ = page?.receive(.loadFailed(failure)) }
+        WebKitActor.assumeIsolated { page?.loadFailed(failure) }
         return 1  // no WebKit error page: the session reports the failure
     }
 

@@ -32,6 +32,14 @@ extension SignInPage {
         }
     }
 
+    /// Reports a failed load, then hands it to the flow (which ends the sign-in unless the
+    /// engine caused the failure).
+    func loadFailed(_ failure: LoadFailure) {
+        emit(.loadFailed(url: URLRedaction.redactingValues(failure.url), reason: "\(failure.domain) \(failure.code)",
+                         ignored: failure.causedByPolicy))
+        receive(.loadFailed(failure))
+    }
+
     func progressChanged() {
         guard let view else { return }
         let progress = webkit_web_view_get_estimated_load_progress(view)

@@ -240,6 +240,7 @@ final class SignInPage {
     func tlsFailed(url: String, certificate: UnsafeMutablePointer<GTlsCertificate>?, errors: TLSErrors) {
         if let certificate, let host = URLComponents(string: url)?.host, let context = view.flatMap({ webkit_web_view_get_context($0) }),
            networkAnswers.vouchesFor(certificate, host: host, in: context) {
+            emit(.certificateTrusted(host: host))
             // Loaded again once this signal's emission is over: loading from inside it cancels the new load.
             Task { [weak self] in self?.view.map { webkit_web_view_load_uri($0, url) } }
             return
