@@ -126,6 +126,7 @@ struct CompanyNetworkTests {
         let run = try await login(provider, through: front, ["--ca-file", front.caFile])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("(TLS: validByCAFile)"), "the page's TLS state says the CA file vouched for it; stderr: \(run.stderr)")
+        #expect(run.stderr.contains("the CA file vouched for 127.0.0.1's certificate: loading the page again"), "stderr: \(run.stderr)")
         #expect(provider.requestCount("/token") == 1)
         let config = try webauth.file("config-\(UUID().uuidString).json", #"{"ca_file": "\#(front.caFile)"}"#)
         let fromFile = try await login(provider, through: front, ["--config", config])

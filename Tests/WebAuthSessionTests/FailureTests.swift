@@ -99,6 +99,9 @@ extension EngineTests {
                 #expect(!domain.isEmpty)
                 #expect(!message.isEmpty)
             }
+            let log = await session.navigationLog
+            #expect(log.contains { $0.kind == .loadFailed && $0.value == url.absoluteString && $0.detail?.hasSuffix("ignored") == false },
+                    "the navigation log shows the failure that ended the sign-in: \(log)")
             withExtendedLifetime(closed) {}
             await expectNothingLeft()
         }

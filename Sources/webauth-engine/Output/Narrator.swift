@@ -53,6 +53,10 @@ final class Narrator: Sendable {
                     write("page \(URLComponents(string: String(url.prefix { $0 != "?" && $0 != "#" }))?.path ?? "") from \(host)")
                 case .navigation(let decision) where verbose || (!quiet && decision.verdict != .allowed):
                     write("navigation \(decision)")
+                case .loadFailed(let url, let reason, let ignored) where verbose:
+                    write("load failed (\(reason)\(ignored ? "; ignored, the engine's own" : "")): \(url)")
+                case .certificateTrusted(let host) where verbose || !quiet:
+                    write("the CA file vouched for \(host)'s certificate: loading the page again")
                 case .passkey(let operation, let relyingParty, let outcome) where !quiet:
                     write("passkey: \(operation) for \(relyingParty): \(outcome)")
                 default: break
