@@ -92,7 +92,7 @@ package struct PresentationOptions: ParsableArguments {
     @Option(help: "Seconds the whole command may take: discovery, the page, the token exchange and every other request.")
     package var timeout: Int = 300
 
-    @Flag(help: "Log the engine's navigation decisions (values redacted) on stderr.")
+    @Flag(help: "Log the engine's navigation decisions, page loads and failed loads (values redacted) on stderr.")
     package var verbose = false
 
     /// What these options give a command, for its advice.

@@ -50,7 +50,7 @@ struct Batch: AsyncParsableCommand {
     @Option(help: "Seconds each sign-in may take.")
     var timeout = 120
 
-    @Flag(help: "Log the engine's navigation decisions (values redacted) on stderr.")
+    @Flag(help: "Log the engine's navigation decisions, page loads and failed loads (values redacted) on stderr.")
     var verbose = false
 
     func validate() throws {

@@ -43,7 +43,7 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the sign-in; each step of its script may wait as long.")
     var timeout: Int = 120
 
-    @Flag(help: "Log the engine's navigation decisions (values redacted).")
+    @Flag(help: "Log the engine's navigation decisions, page loads and failed loads (values redacted).")
     var verbose = false
 
     /// How the demo signs in: the flows it has (not `login`'s `browser`, which needs a person's browser).
