@@ -162,6 +162,13 @@ static inline gulong cwk_connect_key_press(GtkWidget *widget, CWKKeyPressHandler
     return CWK_CONNECT(widget, "key-press-event", handler, data, destroy);
 }
 
+/** GtkWidget::draw (GTK paints the widget; a handler that returns TRUE paints in its place). */
+typedef gboolean (*CWKDrawHandler)(GtkWidget *, cairo_t *, gpointer);
+static inline gulong cwk_connect_draw(GtkWidget *widget, CWKDrawHandler handler,
+                                      gpointer data, GClosureNotify destroy) {
+    return CWK_CONNECT(widget, "draw", handler, data, destroy);
+}
+
 /** GtkButton::clicked. */
 typedef void (*CWKClickedHandler)(GtkButton *, gpointer);
 static inline gulong cwk_connect_clicked(GtkWidget *button, CWKClickedHandler handler,

@@ -92,6 +92,11 @@ extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handl
     static var keyPress: Self { Self { cwk_connect_key_press($0, $1, $2, $3) } }
 }
 
+extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handler == CWKDrawHandler {
+    /// `GtkWidget::draw`: GTK paints the widget; a handler that returns true paints in its place.
+    static var draw: Self { Self { cwk_connect_draw($0, $1, $2, $3) } }
+}
+
 extension GObjectSignal where Instance == UnsafeMutablePointer<GtkWidget>, Handler == CWKInputEventHandler {
     /// A `GtkWidget` input signal with a `GdkEvent` (`button-press-event`, `motion-notify-event`...).
     static func input(_ name: String) -> Self { Self { cwk_connect_input_event($0, name, $1, $2, $3) } }
