@@ -1,5 +1,18 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+/// The engine's link flags that put the flite voice WebKitGTK links (speech synthesis) among
+/// `webauth-engine`'s own libraries, when the system has it. Its 31,288 symbol relocations all
+/// bind within itself, and the dynamic loader looks each one up from the start of the process's
+/// library list, where it sat 88th: 58% of the loader's lookups at each start (bench/NOTES.md,
+/// "The cold start, fifth pass"). Named by the executable, it sits among the first 30.
+let fliteFirst: [LinkerSetting] = {
+    let voice = "libflite_cmu_time_awb.so.1"
+    let folders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+    guard folders.contains(where: { FileManager.default.fileExists(atPath: "\($0)/\(voice)") }) else { return [] }
+    return [.unsafeFlags(["-Xlinker", "--push-state", "-Xlinker", "--no-as-needed", "-Xlinker", "-l:\(voice)", "-Xlinker", "--pop-state"])]
+}()
 
 let package = Package(
     name: "WebAuthSession",
@@ -262,7 +275,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-            ]
+            ],
+            linkerSettings: fliteFirst
         ),
         .executableTarget(
             name: "webauth-bench",

@@ -109,6 +109,18 @@ struct LightFrontTests {
         #expect(engine.contains("libwebkit2gtk") && engine.contains("libgtk") && engine.contains("libcurl"), "\(engine)")
     }
 
+    @Test("webauth-engine names WebKitGTK's flite voice among its own libraries, where the dynamic loader finds that voice's 31,288 symbols early (Package.swift's fliteFirst)")
+    func engineNamesTheFliteVoice() async throws {
+        let voice = "libflite_cmu_time_awb.so.1"
+        let engine = WebAuthBinary.binary.deletingLastPathComponent().appendingPathComponent("webauth-engine")
+        let everything = try await libraries(engine)
+        try #require(everything.contains(voice), "this WebKitGTK links no flite voice: nothing to move")
+        let run = try await webauth.run(URL(fileURLWithPath: "/usr/bin/readelf"), ["--dynamic", engine.path])
+        #expect(run.status == 0, "readelf: \(run.stderr)")
+        let named = run.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(named.contains { $0.contains("[\(voice)]") }, "webauth-engine's own libraries:\n\(named.joined(separator: "\n"))")
+    }
+
     /// The libraries the dynamic loader opened for a run of `webauth arguments` (`LD_DEBUG=libs`).
     private func loaded(_ arguments: [String]) async throws -> (run: WebAuthBinary.Run, libraries: String) {
         let run = try await webauth(arguments, environment: ["LD_DEBUG": "libs"])
