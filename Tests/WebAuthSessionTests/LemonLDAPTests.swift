@@ -16,13 +16,16 @@ extension EngineTests {
         static let redirect = "com.example.webauth:/callback"
 
         /// The login script Fixtures/lemonldap/NAME.yaml, run as `user` (Demo users' password is their login).
+        /// A failed step leaves its report (the page's text, a screenshot, the navigation log) in
+        /// `$WEBAUTH_ARTIFACTS_DIR` when it is set, as CI sets it: the portal's page says why, the error only where.
         static func login(_ name: String, user: String, provider: LemonLDAPProvider) throws -> @Sendable (WebAuthenticationSession) async throws -> Void {
             let path = Bundle.module.path(forResource: name, ofType: "yaml", inDirectory: "Fixtures/lemonldap")!
             var environment = ProcessInfo.processInfo.environment
             environment["LLNG_USER"] = user
             environment["LLNG_PASSWORD"] = user
             environment["TOTP_SECRET"] = provider.totpSecret
-            return try LoginScript(contentsOfFile: path).runner(environment: environment)
+            let artifacts = environment["WEBAUTH_ARTIFACTS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            return try LoginScript(contentsOfFile: path).runner(environment: environment, artifactsDirectory: artifacts)
         }
 
         /// The OAuth error the token endpoint answers a refresh with, or nil if it gave tokens.
