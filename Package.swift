@@ -6,7 +6,7 @@ import PackageDescription
 /// `webauth-engine`'s own libraries, when the system has it. Its 31,288 symbol relocations all
 /// bind within itself, and the dynamic loader looks each one up from the start of the process's
 /// library list, where it sat 88th: 58% of the loader's lookups at each start (bench/NOTES.md,
-/// "The cold start, fifth pass"). Named by the executable, it sits among the first 30.
+/// "The cold start, fifth pass"). Named by the executable, it sits 36th.
 let fliteFirst: [LinkerSetting] = {
     let voice = "libflite_cmu_time_awb.so.1"
     let folders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
