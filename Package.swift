@@ -79,6 +79,9 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
+        // A child process tied to the thread that starts it (Linux's parent-death signal), for the
+        // private Xvfb `webauth` hands to the engine: one header, no library.
+        .systemLibrary(name: "CChildProcess", path: "CShims/CChildProcess"),
         .systemLibrary(
             name: "CFido2",
             path: "CShims/CFido2",
@@ -92,6 +95,9 @@ let package = Package(
         // The one rule for every secret that leaves (a typed value, a password, a certificate, a token,
         // a variable, a passkey's answer, a PIN): who may receive it, asked by the engine, the CLI and the broker.
         .target(name: "SecretGate", dependencies: ["WebAuthSupport"]),
+        // A private Xvfb for machines with no display: its cookie, its start, the one `webauth`
+        // starts and hands to the engine, and why none could be had. No GTK, no WebKit.
+        .target(name: "PrivateDisplay", dependencies: ["WebAuthSupport", "CChildProcess"]),
         .target(
             name: "OpenIDConnect",
             dependencies: [
@@ -169,6 +175,7 @@ let package = Package(
             dependencies: [
                 "CWebKitGTK",
                 "GLibKit",
+                "PrivateDisplay",
                 "WebAuthNetwork",
                 "WebAuthKeyring",
                 "WebAuthExitStatus",
@@ -243,7 +250,7 @@ let package = Package(
         ),
         // What `webauth` answers before any large library loads (a fresh token, its version), and
         // the hand-over of everything else to the executable that runs it.
-        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "WebAuthSupport", "GLibLifetimes", "CGDBus"]),
+        .target(name: "WebAuthFront", dependencies: ["SecretGate", "BrokerWire", "PrivateDisplay", "WebAuthSupport", "GLibLifetimes", "CGDBus"]),
         // `webauth`: the shortcut, else `webauth-tokens`, as it was called.
         .executableTarget(name: "webauth", dependencies: ["WebAuthFront"]),
         // `webauth-tokens`: token, env, exec, status, userinfo and the credential helpers, refreshes

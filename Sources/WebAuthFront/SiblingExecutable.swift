@@ -14,16 +14,19 @@ package enum SiblingExecutable {
     /// This process becomes the executable `name` with `arguments` (its name first, as given) and
     /// `environment` (the process's own when `nil`); never returns. `standardInput`, what this
     /// process read of its stdin, is what the executable reads there instead, followed by nothing.
-    /// When it cannot: `Error:` on stderr and exit 1 (a local failure).
+    /// When it cannot: `undo` (what was made for the executable), then `Error:` on stderr and exit 1
+    /// (a local failure).
     package static func replaceProcess(_ name: String, arguments: [String], environment: [String: String]? = nil,
-                                       standardInput: Data? = nil) -> Never {
+                                       standardInput: Data? = nil, undo: () -> Void = {}) -> Never {
         let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments.first ?? name
         let tried = candidates(name, besides: running)
         guard let path = tried.first(where: { access($0, X_OK) == 0 }) else {
+            undo()
             fail("\(name), which runs this command, is not installed (looked for \(tried.joined(separator: " and ")))",
                  advice: "Reinstall webauth (scripts/install, or the Debian package).")
         }
         if let standardInput, !giveBack(standardInput) {
+            undo()
             fail("the command's input could not be handed to \(name): \(String(cString: strerror(errno)))", advice: "Run the command again.")
         }
         let argv = arguments.map { strdup($0) } + [nil]
@@ -33,6 +36,7 @@ package enum SiblingExecutable {
         } else {
             execv(path, argv)
         }
+        undo()
         fail("\(path) cannot be run: \(String(cString: strerror(errno)))", advice: "Check that it is an executable file you may run.")
     }
 

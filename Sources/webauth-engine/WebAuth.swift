@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenIDConnect
+import PrivateDisplay
 import WebAuthCommandLine
 import WebAuthSupport
 
@@ -25,6 +26,9 @@ struct WebAuth: AsyncParsableCommand {
     /// Runs the command line, with ``SecretVariables/known`` withheld from the environment; started as `docker-credential-webauth` (a symlink), Docker's
     /// credential-helper protocol (``DockerCredential``).
     static func main() async {
+        // The private Xvfb `webauth` started for this process, if any, is taken (and its variable
+        // removed) before anything else reads the environment.
+        XvfbHandOver.receive()
         // Our secret variables are read into memory and leave the environment before any command
         // runs: WebKit's processes and every program started later inherit what is left.
         CommandEnvironment.withholdSecrets()

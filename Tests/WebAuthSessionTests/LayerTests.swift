@@ -16,11 +16,14 @@ struct LayerTests {
     static let moduleArrows: [String: [String]] = [
         // C modules
         "CWebKitGTK": [], "CSoup": [], "CSecret": [], "CGnuTLS": [], "CQREncode": [], "CGDBus": [], "CFido2": [],
+        "CChildProcess": [],
         // what every module may share (package access), the protocol, who may receive a secret,
         // and what signs in through any user agent
         "WebAuthSupport": [],
         "OpenIDConnect": ["WebAuthSupport", "CGnuTLS"],
         "SecretGate": ["WebAuthSupport"],
+        // a private Xvfb, which the front starts for the engine: no GTK
+        "PrivateDisplay": ["WebAuthSupport", "CChildProcess"],
         // URLSession (libcurl) beside the protocol, never under the token commands
         "OpenIDConnectURLSession": ["OpenIDConnect"],
         "OpenIDSignIn": ["OpenIDConnectURLSession", "CQREncode"],
@@ -34,7 +37,7 @@ struct LayerTests {
         "WebAuthKeyring": ["OpenIDConnect", "GLibKit", "CSecret"],
         "WebAuthExitStatus": ["OpenIDConnect"],
         // the engine, the only module with WebKit
-        "WebAuthSession": ["CWebKitGTK", "WebAuthNetwork", "WebAuthKeyring", "WebAuthExitStatus", "SecurityKeys",
+        "WebAuthSession": ["CWebKitGTK", "PrivateDisplay", "WebAuthNetwork", "WebAuthKeyring", "WebAuthExitStatus", "SecurityKeys",
                            "OpenIDSignIn", "SignInFiles"],
         // the broker: its wire (GIO alone), its contract and webauth's client need no engine
         "BrokerWire": ["GLibLifetimes"],
@@ -44,7 +47,7 @@ struct LayerTests {
         "DevProvider": ["SignInFiles"],
         // the command line: the front's shortcut reaches neither the protocol nor GLib's HTTP, the
         // token commands never reach the engine
-        "WebAuthFront": ["SecretGate", "BrokerWire"],
+        "WebAuthFront": ["SecretGate", "BrokerWire", "PrivateDisplay"],
         "webauth": ["WebAuthFront"],
         "WebAuthCommandLine": ["SignInFiles", "WebAuthNetwork", "WebAuthKeyring", "WebAuthBrokerClient"],
         "webauth-tokens": ["WebAuthCommandLine", "WebAuthFront"],

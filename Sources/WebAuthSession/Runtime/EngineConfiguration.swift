@@ -1,4 +1,5 @@
 import Foundation
+import PrivateDisplay
 
 /// Process-wide engine settings. Set them with ``WebAuthEngine/configure(_:)`` before the
 /// first sign-in; the defaults suit command-line tools, services, tests and GTK applications alike.
@@ -73,7 +74,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.prewarmsWebViews = prewarmsWebViews
         self.prewarmsProfileWindows = prewarmsProfileWindows
         self.trustedNegotiateSites = trustedNegotiateSites
-        self.virtualScreenWidth = 1280
-        self.virtualScreenHeight = 1024
+        self.virtualScreenWidth = XvfbScreen.headlessDefault.width
+        self.virtualScreenHeight = XvfbScreen.headlessDefault.height
     }
 }

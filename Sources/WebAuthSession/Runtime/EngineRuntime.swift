@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PrivateDisplay
 internal import CWebKitGTK
 
 /// The process-wide engine: who runs the GLib main context, the display, GTK, and shutdown.

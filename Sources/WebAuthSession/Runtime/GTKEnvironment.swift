@@ -1,6 +1,7 @@
 import Foundation
 internal import CWebKitGTK
 import WebAuthSupport
+import PrivateDisplay
 
 /// GTK on the engine's display: chosen and initialised once, on the main-context thread, on
 /// first use. A failure (no display and no Xvfb) is kept and thrown to every caller.
@@ -75,20 +76,17 @@ package enum GTKEnvironment {
                                                                   systemDefault: TLSSessionTickets.systemDefault(environment)), 1)
         if gdk_display_get_default() != nil { return .success(()) }
         if runtime.configuration.display == .virtual || !hasDisplayVariable {
-            do {
-                let size = runtime.configuration.virtualScreenSize
-                let offersGL = rendersWithGL(runtime.configuration)
-                let display = try VirtualDisplay(width: size.width, height: size.height, offersGL: offersGL)
-                try runtime.adopt(display)
-                onPrivateDisplayByNecessity = runtime.configuration.display != .virtual
-                setenv("DISPLAY", display.name, 1)
-                setenv("XAUTHORITY", display.authority.path, 1)  // GTK and WebKit's processes read it
-                setenv("GDK_BACKEND", "x11", 1)
-                unsetenv("WAYLAND_DISPLAY")
-                if !offersGL { setenv(Self.noAcceleratedBackingStore, "1", 1) }
-            } catch {
-                return .failure(error)
-            }
+            let size = runtime.configuration.virtualScreenSize
+            let screen = XvfbScreen(width: size.width, height: size.height, offersGL: rendersWithGL(runtime.configuration))
+            let display: VirtualDisplay
+            do throws(NoDisplayReason) { display = try VirtualDisplay(screen) } catch { return .failure(.noDisplay(error)) }
+            do { try runtime.adopt(display) } catch { return .failure(error) }
+            onPrivateDisplayByNecessity = runtime.configuration.display != .virtual
+            setenv("DISPLAY", display.name, 1)
+            setenv("XAUTHORITY", display.authority.path, 1)  // GTK and WebKit's processes read it
+            setenv("GDK_BACKEND", "x11", 1)
+            unsetenv("WAYLAND_DISPLAY")
+            if !screen.offersGL { setenv(Self.noAcceleratedBackingStore, "1", 1) }
         }
         accessibilityBus(ProcessInfo.processInfo.environment)
         privateRuntimeDirectory(ProcessInfo.processInfo.environment)

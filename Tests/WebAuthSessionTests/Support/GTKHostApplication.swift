@@ -17,7 +17,7 @@ final class GTKHostApplication: @unchecked Sendable {
     static let windowDestroyed = Mutex<Bool>(false)
 
     init() throws {
-        let display = try VirtualDisplay(width: 1024, height: 768, offersGL: true)
+        let display = try VirtualDisplay(XvfbScreen(width: 1024, height: 768, offersGL: true))
         setenv("DISPLAY", display.name, 1)
         setenv("XAUTHORITY", display.authority.path, 1)
         let ready = DispatchSemaphore(value: 0)

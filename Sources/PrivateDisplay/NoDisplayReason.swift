@@ -1,9 +1,9 @@
 import Foundation
 
-/// Why the engine had no display (``WebAuthenticationError/noDisplay(_:)-swift.enum.case``): none
+/// Why the engine had no display (`WebAuthenticationError.noDisplay`): none
 /// was set and the private Xvfb it starts then could not be started, or GTK could not open the
 /// display it was given.
-public enum NoDisplayReason: Sendable, Hashable, CustomStringConvertible {
+public enum NoDisplayReason: Error, Sendable, Hashable, CustomStringConvertible {
     /// Neither `DISPLAY` nor `WAYLAND_DISPLAY` is set, and Xvfb is not installed (`apt-get install xvfb`).
     case xvfbNotInstalled
     /// The private folder for Xvfb's X authority file could not be made in `directory`; `code` is `errno`.

@@ -1,0 +1,28 @@
+import Foundation
+import PrivateDisplay
+import WebAuthSupport
+
+/// The private Xvfb a headless `webauth login` will need where there is no display, started by
+/// `webauth` before it becomes `webauth-engine` (``XvfbHandOver``), so that the server starts
+/// while the engine loads.
+package enum HeadlessLoginDisplay {
+    /// Whether `arguments` (the process's, its name first) are a headless `login` (`--headless`,
+    /// not `--help`) and `environment` names no display: the engine will then start a private Xvfb
+    /// with its default screen.
+    package static func isNeeded(_ arguments: [String], environment: [String: String]) -> Bool {
+        guard arguments.dropFirst().first == "login", !GraphicalSession.hasDisplay(environment) else { return false }
+        let options = arguments.dropFirst(2)
+        return options.contains("--headless") && !options.contains("--help") && !options.contains("-h")
+    }
+
+    /// When `arguments` need it, starts the server and names it in this process's environment for
+    /// the engine; returns what stops it if the engine cannot be started (nil: none started).
+    package static func start(for arguments: [String], environment: [String: String]) -> (() -> Void)? {
+        guard isNeeded(arguments, environment: environment), let started = XvfbHandOver.start(.headlessDefault) else { return nil }
+        setenv(XvfbHandOver.variable, started.value, 1)
+        return {
+            unsetenv(XvfbHandOver.variable)
+            XvfbHandOver.abandon(started.launch)
+        }
+    }
+}
