@@ -5,10 +5,10 @@ import Synchronization
 /// before it becomes `webauth-engine`, so that the server's start (27–50 ms) runs beside the
 /// engine's own (loading its 180-odd libraries) instead of after it.
 ///
-/// `webauth` names the server in its environment (``variable``: the server's pid, its report
-/// pipe's descriptor, the screen, the authority folder), which `execve` hands to the engine. The
-/// engine takes the variable out of its environment first thing (``receive()``), so that no
-/// process it starts sees it, and takes the server only if it is what `webauth` could have made:
+/// `webauth` names the server in the engine's environment (``variable``: the server's pid, its
+/// report pipe's descriptor, the screen, the authority folder). The engine takes the variable out
+/// of its environment first thing, so that no process it starts sees it, and takes the server
+/// (``receive(_:)``) only if it is what `webauth` could have made:
 /// a child of this process, a pipe, a folder of this user's made as ``XAuthorityFile`` makes them;
 /// anything else is left alone. ``VirtualDisplay`` then claims it if its screen is the one asked
 /// for. A server never claimed (a usage error, `--help`, another screen) is stopped, and its folder
@@ -22,8 +22,8 @@ package enum XvfbHandOver {
     private static let received = Mutex<XvfbLaunch?>(nil)
 
     /// Starts the server for `screen`, tied to the calling thread (call it from the main thread,
-    /// just before `execve`), and returns the variable's value for the program this process
-    /// becomes, with the launch to ``abandon(_:)`` if that program cannot be started. `nil` when
+    /// just before `execve`), and returns the variable's value for the environment of the program
+    /// this process becomes, with the launch to ``abandon(_:)`` if that program cannot be started. `nil` when
     /// no server could start: the engine then tries itself, and says why if it cannot.
     package static func start(_ screen: XvfbScreen) -> (value: String, launch: XvfbLaunch)? {
         guard let launch = try? XvfbLaunch.start(screen, tiedToThisThread: true) else { return nil }
@@ -37,12 +37,10 @@ package enum XvfbHandOver {
         launch.end()
     }
 
-    /// Takes the server the environment names, if `webauth` started it for this process, and
-    /// removes the variable. Call it first thing, before other threads read the environment.
-    package static func receive() {
-        guard let value = getenv(variable).map({ String(cString: $0) }) else { return }
-        unsetenv(variable)
-        guard let launch = launch(named: value) else { return }
+    /// Takes the server `value` (the variable's, which the caller has removed from its
+    /// environment) names, if `webauth` started it for this process.
+    package static func receive(_ value: String?) {
+        guard let value, let launch = launch(named: value) else { return }
         _ = fcntl(launch.report, F_SETFD, FD_CLOEXEC)  // no process the engine starts inherits it
         received.withLock { $0 = launch }
         atexit { XvfbHandOver.received.withLock { $0.take() }?.end() }

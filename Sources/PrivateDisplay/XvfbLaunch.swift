@@ -22,7 +22,9 @@ package struct XvfbLaunch: Sendable {
     /// The read end of the pipe the server reports its display number on.
     let report: Int32
 
-    /// Starts Xvfb (the first on `PATH`) with a fresh ``XAuthorityFile`` and returns at once.
+    /// Starts Xvfb (the first on `PATH`) with a fresh ``XAuthorityFile`` and returns at once. Its
+    /// environment is `PATH` alone: the process that starts it may hold secrets in its own (`webauth`
+    /// does until the engine withholds them), and Xvfb needs none of it.
     /// - Parameter tiedToThisThread: the server gets SIGTERM when the calling thread ends (Linux's
     ///   parent-death signal), and the report pipe stays open across `execve`: for a server handed
     ///   to the program this process becomes (``XvfbHandOver``), which the server must not outlive
@@ -46,9 +48,11 @@ package struct XvfbLaunch: Sendable {
                          "-nolisten", "tcp", "-terminate", "-nocursor"] + (screen.offersGL ? [] : ["-extension", "GLX"])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=" + searchPath), nil]
+        defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = tiedToThisThread ? cchild_spawn_tied(executable, &argv, environ, writeEnd, &pid)
-            : spawn(executable, argv: &argv, output: writeEnd, pid: &pid)
+        let status = tiedToThisThread ? cchild_spawn_tied(executable, &argv, &environment, writeEnd, &pid)
+            : spawn(executable, argv: &argv, environment: &environment, output: writeEnd, pid: &pid)
         close(writeEnd)
         guard status == 0 else {
             close(readEnd)
@@ -60,7 +64,8 @@ package struct XvfbLaunch: Sendable {
     }
 
     /// `posix_spawn` of `executable` with `output` as its stdout, stdin and stderr /dev/null.
-    private static func spawn(_ executable: String, argv: inout [UnsafeMutablePointer<CChar>?], output: Int32, pid: inout pid_t) -> Int32 {
+    private static func spawn(_ executable: String, argv: inout [UnsafeMutablePointer<CChar>?], environment: inout [UnsafeMutablePointer<CChar>?],
+                              output: Int32, pid: inout pid_t) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -79,7 +84,7 @@ package struct XvfbLaunch: Sendable {
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        return posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        return posix_spawn(&pid, executable, &actions, &attributes, &argv, &environment)
     }
 
     /// Waits for the display number the server reports once it accepts connections, and closes
@@ -116,8 +121,10 @@ package struct XvfbLaunch: Sendable {
         if waiting { waitpid(pid, nil, 0) }
     }
 
+    /// Where programs are looked for: `PATH`, else the usual folders.
+    private static var searchPath: String { ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin" }
+
     private static func locate(_ program: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+        searchPath.split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
     }
 }

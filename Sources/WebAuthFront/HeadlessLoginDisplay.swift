@@ -15,14 +15,11 @@ package enum HeadlessLoginDisplay {
         return options.contains("--headless") && !options.contains("--help") && !options.contains("-h")
     }
 
-    /// When `arguments` need it, starts the server and names it in this process's environment for
-    /// the engine; returns what stops it if the engine cannot be started (nil: none started).
-    package static func start(for arguments: [String], environment: [String: String]) -> (() -> Void)? {
+    /// When `arguments` need it, starts the server and returns `environment` naming it for the
+    /// engine, with what stops it if the engine cannot be started; nil when none started.
+    package static func start(for arguments: [String], environment: [String: String])
+        -> (environment: [String: String], abandon: () -> Void)? {
         guard isNeeded(arguments, environment: environment), let started = XvfbHandOver.start(.headlessDefault) else { return nil }
-        setenv(XvfbHandOver.variable, started.value, 1)
-        return {
-            unsetenv(XvfbHandOver.variable)
-            XvfbHandOver.abandon(started.launch)
-        }
+        return (environment.merging([XvfbHandOver.variable: started.value]) { $1 }, { XvfbHandOver.abandon(started.launch) })
     }
 }

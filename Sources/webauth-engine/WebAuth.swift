@@ -28,7 +28,7 @@ struct WebAuth: AsyncParsableCommand {
     static func main() async {
         // The private Xvfb `webauth` started for this process, if any, is taken (and its variable
         // removed) before anything else reads the environment.
-        XvfbHandOver.receive()
+        XvfbHandOver.receive(CommandEnvironment.take(XvfbHandOver.variable))
         // Our secret variables are read into memory and leave the environment before any command
         // runs: WebKit's processes and every program started later inherit what is left.
         CommandEnvironment.withholdSecrets()

@@ -19,7 +19,8 @@ enum FrontMain {
         case .handOver(let input):
             let executable = CommandRoute.executable(for: arguments, environment: environment)
             let display = executable == "webauth-engine" ? HeadlessLoginDisplay.start(for: arguments, environment: environment) : nil
-            SiblingExecutable.replaceProcess(executable, arguments: arguments, standardInput: input, undo: display ?? {})
+            SiblingExecutable.replaceProcess(executable, arguments: arguments, environment: display?.environment, standardInput: input,
+                                             undo: display?.abandon ?? {})
         }
     }
 }

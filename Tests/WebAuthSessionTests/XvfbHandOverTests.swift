@@ -48,9 +48,8 @@ struct XvfbHandOverTests {
             // Synchronous throughout: the server is tied to the thread that starts it.
             func handOver(_ screen: XvfbScreen) -> XvfbLaunch? {
                 guard let started = XvfbHandOver.start(screen) else { return nil }
-                setenv(XvfbHandOver.variable, started.value, 1)
-                XvfbHandOver.receive()
-                return getenv(XvfbHandOver.variable) == nil ? started.launch : nil
+                XvfbHandOver.receive(started.value)
+                return started.launch
             }
             func isRunning(_ pid: pid_t) -> Bool { ProcessTable().entries[pid].map { $0.state != "Z" } ?? false }
             guard let first = handOver(.headlessDefault) else { exit(2) }

@@ -30,6 +30,15 @@ package enum CommandEnvironment {
     }
 
 
+    /// Removes `name`, a variable meant for this process alone (no process it starts inherits it),
+    /// from the environment and returns its value.
+    package static func take(_ name: String) -> String? {
+        _ = original  // read before anything is removed
+        guard let value = getenv(name).map({ String(cString: $0) }) else { return nil }
+        unsetenv(name)
+        return value
+    }
+
     /// With no `XDG_RUNTIME_DIR` (SSH without a login session, containers, CI), GLib puts runtime
     /// files under `~/.cache`: dconf's `user` file (GIO's settings, which libsoup's proxy lookup
     /// reads, in the light commands too) and, in the engine, WebKit's sandbox records. This points it
