@@ -8,8 +8,9 @@ import PrivateDisplay
 ///
 /// The one place the engine changes the process environment, once, before GTK starts: GTK reads
 /// the display from it, and WebKit's web processes inherit it. On a private Xvfb that is
-/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed, and
-/// `WEBKIT_DISABLE_DMABUF_RENDERER` when nothing there renders with GL (see ``rendersWithGL(_:)``); with no
+/// `DISPLAY`, `XAUTHORITY` and `GDK_BACKEND=x11`, with `WAYLAND_DISPLAY` removed,
+/// `WEBKIT_DISABLE_DMABUF_RENDERER` when nothing there renders with GL (see ``rendersWithGL(_:)``), and
+/// an empty GTK theme when no person can see the display (see ``unseenTheme(_:)``); with no
 /// `XDG_RUNTIME_DIR`, the engine's scratch directory (see ``privateRuntimeDirectory(_:)``), and Mesa's shader
 /// cache there too (``privateShaderCache(_:)``); with no D-Bus
 /// session, an empty `WEBKIT_A11Y_BUS_ADDRESS` (see ``accessibilityBus(_:)``); with
@@ -87,6 +88,7 @@ package enum GTKEnvironment {
             setenv("GDK_BACKEND", "x11", 1)
             unsetenv("WAYLAND_DISPLAY")
             if !screen.offersGL { setenv(Self.noAcceleratedBackingStore, "1", 1) }
+            if onPrivateDisplayByNecessity { unseenTheme(ProcessInfo.processInfo.environment) }
         }
         accessibilityBus(ProcessInfo.processInfo.environment)
         privateRuntimeDirectory(ProcessInfo.processInfo.environment)
@@ -118,6 +120,27 @@ package enum GTKEnvironment {
     /// ready in half the time, and this process does not load Mesa to probe for it.
     private static func rendersWithGL(_ configuration: EngineConfiguration) -> Bool {
         configuration.display == .virtual || configuration.prewarmsWebViews
+    }
+
+    /// The GTK theme of a private display no person sees: empty.
+    nonisolated static let unseenThemeName = "WebAuthUnseen"
+
+    /// On a private Xvfb started because there is no display, no GTK widget is ever seen (a window
+    /// there is refused), yet GTK parses its whole Adwaita theme (thousands of rules, 25–35 ms
+    /// here) when the first web view is made, on the loop thread, before the page's first load. An
+    /// empty theme of the engine's own (`GTK_THEME`, found in the scratch directory through
+    /// `GTK_DATA_PREFIX`, where GTK looks for themes last) spares it. Pages are drawn by WebKit,
+    /// not by the theme; web processes, whose sandbox does not show the folder, fall back to
+    /// Adwaita as before. A person's own `GTK_THEME` or `GTK_DATA_PREFIX` is left as it is.
+    private static func unseenTheme(_ environment: [String: String]) {
+        guard environment["GTK_THEME"] == nil, environment["GTK_DATA_PREFIX"] == nil,
+              let scratch = try? EngineRuntime.shared.scratchDirectory() else { return }
+        let folder = scratch + "/share/themes/\(unseenThemeName)/gtk-3.0"
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
+              FileManager.default.createFile(atPath: folder + "/gtk.css", contents: Data("/* nobody sees this display */\n".utf8))
+        else { return }
+        setenv("GTK_DATA_PREFIX", scratch, 1)
+        setenv("GTK_THEME", unseenThemeName, 1)
     }
 
     /// With no `XDG_RUNTIME_DIR`, GLib puts runtime files under `~/.cache` (WebKit's sandbox
