@@ -16,8 +16,14 @@ final class GTKHostApplication: @unchecked Sendable {
     /// Whether ``destroyWindow()`` destroyed the main window (the GTK thread then leaves it alone).
     static let windowDestroyed = Mutex<Bool>(false)
 
+    /// The host's Xvfb, stopped (and its authority folder removed) when the process exits: the tests
+    /// run the host in a child process that ends with `exit`.
+    private static let display = Mutex<VirtualDisplay?>(nil)
+
     init() throws {
         let display = try VirtualDisplay(XvfbScreen(width: 1024, height: 768, offersGL: true))
+        Self.display.withLock { $0 = display }
+        atexit { GTKHostApplication.display.withLock { $0.take() }?.stop() }
         setenv("DISPLAY", display.name, 1)
         setenv("XAUTHORITY", display.authority.path, 1)
         let ready = DispatchSemaphore(value: 0)

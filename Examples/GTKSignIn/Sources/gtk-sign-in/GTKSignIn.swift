@@ -17,6 +17,7 @@ enum GTKSignIn {
             Settings.fail("cannot open a display: run it in a desktop session (or under xvfb-run)")
         }
         try WebAuthEngine.configure(EngineConfiguration(mainLoop: .host))
+        cgtk_quit_on_termination_signals()  // so that SIGTERM ends gtk_main and main returns
         // Runs once gtk_main below turns the loop.
         Task { @WebKitActor in
             SignInWindow(settings: settings).show()
