@@ -163,7 +163,8 @@ class Embedded:
         driver.find_element(by.ID, "allow").click()
 
     def stop(self):
-        self.process.kill()
+        # SIGTERM, which it traps: SIGKILL left its runtime folder in TMPDIR after every benchmark.
+        self.process.terminate()
         self.process.wait()
 
 
