@@ -23,18 +23,13 @@ package enum XvfbHandOver {
 
     /// Starts the server for `screen`, tied to the calling thread (call it from the main thread,
     /// just before `execve`), and returns the variable's value for the environment of the program
-    /// this process becomes, with the launch to ``abandon(_:)`` if that program cannot be started. `nil` when
-    /// no server could start: the engine then tries itself, and says why if it cannot.
+    /// this process becomes, with the launch to ``XvfbLaunch/end()`` if that program cannot be
+    /// started. `nil` when no server could start: the engine then tries itself, and says why if it cannot.
     package static func start(_ screen: XvfbScreen) -> (value: String, launch: XvfbLaunch)? {
         guard let launch = try? XvfbLaunch.start(screen, tiedToThisThread: true) else { return nil }
         let fields = [String(launch.pid), String(launch.report), String(screen.width), String(screen.height), screen.offersGL ? "1" : "0",
                       launch.authority.directory]
         return (fields.joined(separator: " "), launch)
-    }
-
-    /// Stops a server ``start(_:)`` started that no program will take, and removes its folder.
-    package static func abandon(_ launch: XvfbLaunch) {
-        launch.end()
     }
 
     /// Takes the server `value` (the variable's, which the caller has removed from its

@@ -107,8 +107,9 @@ package struct XvfbLaunch: Sendable {
         return number
     }
 
-    /// Ends a launch whose number was never read: closes the report pipe, then stops the server.
-    func end() {
+    /// Ends a launch whose number was never read (one no program will take): closes the report
+    /// pipe, then stops the server and removes its authority folder.
+    package func end() {
         close(report)
         stop()
     }

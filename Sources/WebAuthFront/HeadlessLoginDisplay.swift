@@ -20,6 +20,6 @@ package enum HeadlessLoginDisplay {
     package static func start(for arguments: [String], environment: [String: String])
         -> (environment: [String: String], abandon: () -> Void)? {
         guard isNeeded(arguments, environment: environment), let started = XvfbHandOver.start(.headlessDefault) else { return nil }
-        return (environment.merging([XvfbHandOver.variable: started.value]) { $1 }, { XvfbHandOver.abandon(started.launch) })
+        return (environment.merging([XvfbHandOver.variable: started.value]) { $1 }, started.launch.end)
     }
 }
