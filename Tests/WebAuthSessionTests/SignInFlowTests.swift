@@ -130,30 +130,51 @@ struct SignInFlowTests {
                 == .failure(.invalidCallback(.malformedEncoding(.query))))
     }
 
-    @Test("a load WebKit cancelled is the engine's doing in either domain (GIO's too: a page loaded again after the CA file vouched for it); a refused connection is not")
-    func cancelledLoads() throws {
+    @Test("what ended a load, as WebKit's error tells: the policy (WebKit's cancelled, interrupted), a cancelled request (GIO's), or a failure")
+    func loadFailureCauses() throws {
         func failure(_ domain: GQuark, _ code: Int32) -> LoadFailure {
             let error = g_error_new_literal(domain, code, "as WebKit reports it")!
             defer { g_error_free(error) }
             return LoadFailure(url: "https://a.example/", error: GLibError(error))
         }
-        #expect(failure(webkit_network_error_quark(), Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)).causedByPolicy)
-        #expect(failure(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)).causedByPolicy)
-        #expect(!failure(g_io_error_quark(), Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue)).causedByPolicy)
+        #expect(failure(webkit_network_error_quark(), Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)).cause == .stoppedByPolicy)
+        #expect(failure(webkit_policy_error_quark(), Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)).cause == .stoppedByPolicy)
+        #expect(failure(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)).cause == .requestCancelled)
+        #expect(failure(g_io_error_quark(), Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue)).cause == .failed)
+        #expect(LoadFailure(url: "https://a.example/", error: nil).cause == .failed)
     }
 
-    @Test("load failures end the flow unless the engine caused them; TLS failures name the host")
+    @Test("load failures end the flow unless the engine's policy stopped the load; TLS failures name the host")
     func loadFailures() throws {
         var flow = try flow()
-        let stopped = LoadFailure(url: "https://a.example/", domain: "WebKitPolicyError", code: 102, message: "interrupted", causedByPolicy: true)
-        #expect(flow.handle(.loadFailed(stopped)).outcome == nil)
-        let refused = LoadFailure(url: "https://a.example/?code=1", domain: "g-io-error-quark", code: 39, message: "refused", causedByPolicy: false)
+        let stopped = LoadFailure(url: "https://a.example/", domain: "WebKitPolicyError", code: 102, message: "interrupted", cause: .stoppedByPolicy)
+        #expect(flow.ignores(stopped) && flow.handle(.loadFailed(stopped)).outcome == nil)
+        let refused = LoadFailure(url: "https://a.example/?code=1", domain: "g-io-error-quark", code: 39, message: "refused", cause: .failed)
+        #expect(!flow.ignores(refused))
         #expect(flow.handle(.loadFailed(refused)).outcome
                 == .failure(.loadFailed(url: URLRedaction.redactingValues(refused.url), domain: "g-io-error-quark", code: 39, message: "refused")))
 
         var tls = try self.flow()
         #expect(tls.handle(.tlsFailed(url: "https://bad.example/login", errors: .expired)).outcome
                 == .failure(.tlsFailure(url: "https://bad.example/login", host: "bad.example", errors: .expired)))
+    }
+
+    @Test("a cancelled request is ignored once for each load the page replaced (the CA file vouched for its certificate), and otherwise ends the sign-in at once instead of leaving it waiting")
+    func cancelledRequests() throws {
+        let cancelled = LoadFailure(url: "https://a.example/authorize", domain: "g-io-error-quark", code: 19, message: "Operation was cancelled",
+                                    cause: .requestCancelled)
+        var unexplained = try flow()
+        #expect(!unexplained.ignores(cancelled))
+        #expect(unexplained.handle(.loadFailed(cancelled)).outcome
+                == .failure(.loadFailed(url: "https://a.example/authorize", domain: "g-io-error-quark", code: 19, message: "Operation was cancelled")))
+
+        var reloaded = try flow()
+        _ = reloaded.handle(.loadSuperseded)
+        #expect(reloaded.ignores(cancelled))
+        #expect(reloaded.handle(.loadFailed(cancelled)).outcome == nil, "the replaced load's own cancellation, reported late")
+        #expect(reloaded.handle(.loadCommitted(errorStatus: nil)).outcome == nil)
+        #expect(!reloaded.ignores(cancelled))
+        #expect(reloaded.handle(.loadFailed(cancelled)).outcome != nil, "a second one is not accounted for")
     }
 
     @Test("a finished page is checked for the refusal markers, then for the start page's error status")

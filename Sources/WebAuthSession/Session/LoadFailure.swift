@@ -1,10 +1,21 @@
 /// A main-frame load failure, as WebKit's `load-failed` signal reports it.
 struct LoadFailure: Sendable, Hashable {
+    /// What WebKit's error says ended the load.
+    enum Cause: Sendable, Hashable {
+        /// The engine's navigation policy stopped it: WebKit reports "cancelled" or "frame load
+        /// interrupted by policy change".
+        case stoppedByPolicy
+        /// The network process's request was cancelled (GIO's "Operation was cancelled"): the
+        /// engine's doing when it loaded the page again after the CA file vouched for its
+        /// certificate (``SignInFlow/Event/loadSuperseded``); unexplained otherwise.
+        case requestCancelled
+        /// Anything else: a refused connection, a failed lookup, a reset.
+        case failed
+    }
+
     let url: String
     let domain: String
     let code: Int
     let message: String
-    /// The failure is the engine's own doing: a navigation the policy stopped ends as
-    /// "cancelled" or "frame load interrupted by policy change".
-    let causedByPolicy: Bool
+    let cause: Cause
 }

@@ -62,6 +62,9 @@ struct SignInFlow: Sendable {
         case embeddedViewAccepted
         /// A main-frame load failed.
         case loadFailed(LoadFailure)
+        /// The page loads its URL again (the CA file vouched for its certificate): the first
+        /// load's request is cancelled, and WebKit may report that failure after the new load began.
+        case loadSuperseded
         /// A page's certificate is not valid.
         case tlsFailed(url: String, errors: TLSErrors)
         /// The web process ended.
@@ -129,6 +132,9 @@ struct SignInFlow: Sendable {
     /// Whether a document committed since the last finished load: a load that failed before
     /// committing (a certificate the CA file then vouched for) leaves no new page to read.
     private var committedSinceLastFinish = false
+    /// Loads the page replaced (``Event/loadSuperseded``) whose cancelled request has not been
+    /// reported yet: each accounts for one ``LoadFailure/Cause/requestCancelled`` failure.
+    private var supersededLoads = 0
 
     /// A flow for `policy`'s redirect URI. `refusalMarkers`: text that shows the provider refuses
     /// embedded views; `idleLimit`: a kiosk's time without input before it is abandoned.
@@ -173,6 +179,16 @@ struct SignInFlow: Sendable {
         deadlines.watchSettling(quiet: quiet, from: now)
     }
 
+    /// Whether a failed load is none of the sign-in's business: the engine's policy stopped it,
+    /// or it is a load the page replaced; any other failure ends the sign-in.
+    func ignores(_ failure: LoadFailure) -> Bool {
+        switch failure.cause {
+        case .stoppedByPolicy: true
+        case .requestCancelled: supersededLoads > 0
+        case .failed: false
+        }
+    }
+
     /// Applies `event`.
     mutating func handle(_ event: Event) -> Reaction {
         switch event {
@@ -215,8 +231,14 @@ struct SignInFlow: Sendable {
             return errorPageCheck()
         case .embeddedViewAccepted:
             return errorPageCheck()
+        case .loadSuperseded:
+            supersededLoads += 1
+            return Reaction()
         case .loadFailed(let failure):
-            guard !failure.causedByPolicy else { return Reaction() }
+            guard !ignores(failure) else {
+                if failure.cause == .requestCancelled { supersededLoads -= 1 }
+                return Reaction()
+            }
             return end(.failure(.loadFailed(url: URLRedaction.redactingValues(failure.url), domain: failure.domain,
                                             code: failure.code, message: failure.message)))
         case .tlsFailed(let url, let errors):

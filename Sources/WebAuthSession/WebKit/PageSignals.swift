@@ -180,15 +180,18 @@ extension LoadFailure {
     /// The failure `error` describes (WebKit's `GError`, copied) for a load of `url`.
     init(url: String, error: GLibError?) {
         guard let error else {
-            self.init(url: url, domain: "", code: 0, message: "unknown error", causedByPolicy: false)
+            self.init(url: url, domain: "", code: 0, message: "unknown error", cause: .failed)
             return
         }
-        let interrupted = error.matches(webkit_policy_error_quark(), Int(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
-        // A load WebKit cancelled reports either domain: its own, or GIO's when the network process's
-        // request was cancelled (a page loaded again once the CA file vouched for its certificate
-        // cancels the first load, and that failure may come after the new load has started).
-        let cancelled = error.matches(webkit_network_error_quark(), Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
-            || error.matches(g_io_error_quark(), Int(G_IO_ERROR_CANCELLED.rawValue))
-        self.init(url: url, domain: error.domain, code: error.code, message: error.message, causedByPolicy: interrupted || cancelled)
+        let cause: Cause
+        if error.matches(webkit_policy_error_quark(), Int(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
+            || error.matches(webkit_network_error_quark(), Int(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)) {
+            cause = .stoppedByPolicy
+        } else if error.matches(g_io_error_quark(), Int(G_IO_ERROR_CANCELLED.rawValue)) {
+            cause = .requestCancelled
+        } else {
+            cause = .failed
+        }
+        self.init(url: url, domain: error.domain, code: error.code, message: error.message, cause: cause)
     }
 }

@@ -36,7 +36,7 @@ extension SignInPage {
     /// engine caused the failure).
     func loadFailed(_ failure: LoadFailure) {
         emit(.loadFailed(url: URLRedaction.redactingValues(failure.url), reason: "\(failure.domain) \(failure.code)",
-                         ignored: failure.causedByPolicy))
+                         ignored: ignores(failure)))
         receive(.loadFailed(failure))
     }
 

@@ -119,6 +119,9 @@ final class SignInPage {
     /// The redirect URI the sign-in waits for.
     var redirectURI: RedirectURI { flow.policy.redirectURI }
 
+    /// Whether the flow leaves `failure` alone (see ``SignInFlow/ignores(_:)``).
+    func ignores(_ failure: LoadFailure) -> Bool { flow.ignores(failure) }
+
     /// Hands `event` to the flow and carries out its reaction: reports its decision, does its
     /// follow-up, reports its outcome. Returns the reaction, whose policy a signal handler applies
     /// (a follow-up that cannot be done turns it to ``SignInFlow/Policy/ignore``).
@@ -241,6 +244,7 @@ final class SignInPage {
         if let certificate, let host = URLComponents(string: url)?.host, let context = view.flatMap({ webkit_web_view_get_context($0) }),
            networkAnswers.vouchesFor(certificate, host: host, in: context) {
             emit(.certificateTrusted(host: host))
+            receive(.loadSuperseded)
             // Loaded again once this signal's emission is over: loading from inside it cancels the new load.
             Task { [weak self] in self?.view.map { webkit_web_view_load_uri($0, url) } }
             return
