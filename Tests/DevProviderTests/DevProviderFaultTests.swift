@@ -125,6 +125,7 @@ struct DevProviderFaultTests {
              "clients": [{"client_id": "tool", "redirect_uris": ["http://127.0.0.1:9999/cb"], "require_consent": true}],
              "faults": ["deny"]}
             """)
+        defer { try? FileManager.default.removeItem(at: file) }
         let settings = try DevProviderConfiguration.load(from: file)
         #expect(settings.users.map(\.username) == ["carol"])
         #expect(settings.clients == [OpenIDProvider.Client(clientID: "tool", redirectURIs: ["http://127.0.0.1:9999/cb"], requiresConsent: true)])
@@ -137,6 +138,7 @@ struct DevProviderFaultTests {
                       #"{"faults": ["no-such-fault"]}"#, #"{"access_token_lifetime": -1}"#])
     func badConfigurationFile(text: String) throws {
         let file = try Self.temporaryFile(text)
+        defer { try? FileManager.default.removeItem(at: file) }
         #expect(throws: DevProviderConfigurationError.self) { try DevProviderConfiguration.load(from: file) }
         do {
             _ = try DevProviderConfiguration.load(from: URL(fileURLWithPath: "/nonexistent/provider.json"))
@@ -151,15 +153,18 @@ struct DevProviderFaultTests {
     func keyFile() async throws {
         let key = ES256PrivateKey()
         let file = try Self.temporaryFile(key.pemRepresentation)
+        let notAKey = try Self.temporaryFile("not a key")
+        defer { for url in [file, notAKey] { try? FileManager.default.removeItem(at: url) } }
         let loaded = try OpenIDProvider.signingKey(pemFile: file)
         let provider = try await OpenIDProvider.start(configuration: DevProviderConfiguration(), signingKey: loaded)
         let jwks = try JSONValue(parsing: String(decoding: try await http.send(HTTPRequest(url: URL(string: provider.issuer + "/jwks")!)).body,
                                                  as: UTF8.self))
         guard case .array(let keys)? = jwks["keys"] else { Issue.record("no keys"); return }
         #expect(keys.first?["x"] == .string(key.publicKey.parameters!.x))
-        #expect(throws: DevProviderConfigurationError.self) { try OpenIDProvider.signingKey(pemFile: try Self.temporaryFile("not a key")) }
+        #expect(throws: DevProviderConfigurationError.self) { try OpenIDProvider.signingKey(pemFile: notAKey) }
     }
 
+    /// A new file in the temporary directory holding `text` (the test removes it).
     static func temporaryFile(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("devprovider-\(UUID().uuidString)")
         try text.write(to: url, atomically: true, encoding: .utf8)

@@ -2,6 +2,7 @@ import DevProvider
 import Foundation
 import OpenIDConnect
 import OpenIDConnectURLSession
+import TestSupport
 import Testing
 
 /// Faults around the saved sign-in: each ends in a typed error, and nothing is half-written.
@@ -11,7 +12,7 @@ struct AuthStateFaultTests {
     static func savedStaleSignIn() async throws -> (OpenIDProvider, FileAuthStateStore, AuthState) {
         let provider = try await OpenIDProvider.start(accessTokenLifetime: 30)
         let state = try await AuthStateTests().signIn(provider)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        let directory = TemporaryFiles.path("state")
         let store = try FileAuthStateStore(name: "shared", directory: directory)
         try store.save(state)
         return (provider, store, state)

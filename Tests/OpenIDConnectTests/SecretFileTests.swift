@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import TestSupport
 import Testing
 
 /// ``SecretFile``: the permissions of files that hold secrets, checked as ssh checks a key's.
@@ -8,8 +9,7 @@ struct SecretFileTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("secret-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = TemporaryFiles.folder("secret-file")
     }
 
     /// A new file holding `text` with `mode` (a new path each time: warnings come once per file).

@@ -22,7 +22,7 @@ public struct ClientKeyPair: Sendable {
     public let pem: String
 
     /// A new key pair of `kind`, its private key written to a new file in `directory`.
-    public init(_ kind: Kind, in directory: URL = FileManager.default.temporaryDirectory) throws {
+    public init(_ kind: Kind, in directory: URL? = nil) throws {
         let encode = { (bytes: Data) in
             bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
@@ -40,7 +40,7 @@ public struct ClientKeyPair: Sendable {
             pem = key.pemRepresentation
             jwk = .object(["kty": .string("RSA"), "n": .string(encode(primitives.modulus)), "e": .string(encode(primitives.publicExponent))])
         }
-        let url = directory.appendingPathComponent("client-key-\(UUID().uuidString).pem")
+        let url = directory?.appendingPathComponent("client-key-\(UUID().uuidString).pem") ?? TemporaryFiles.path("client-key", fileExtension: "pem")
         try Data(pem.utf8).write(to: url)
         path = url.path
     }

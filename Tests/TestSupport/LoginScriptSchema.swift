@@ -5,8 +5,7 @@ import Foundation
 package enum LoginScriptSchema {
     /// Writes each of `texts` to a file of its own in a new directory and returns their paths.
     package static func files(_ texts: [String]) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scripts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = TemporaryFiles.folder("scripts")
         return try texts.enumerated().map { index, text in
             let file = directory.appendingPathComponent("script-\(index + 1).yaml")
             try text.write(to: file, atomically: true, encoding: .utf8)

@@ -17,8 +17,7 @@ public final class PythonFixtureServer: Sendable {
     /// Starts `Fixtures/SCRIPT.py WORKDIR ARGUMENTS...` and waits for its port (on a thread of its
     /// own: a script may take seconds to get ready, and the pool's threads are for the tests).
     public init(script: String, arguments: [String] = []) async throws {
-        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-\(script)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+        let workdir = TemporaryFiles.folder("webauth-\(script)")
         let path = Self.fixtures.appendingPathComponent("\(script).py")
         let process = try ChildProcess("python3", [path.path, workdir.path] + arguments, environment: ProcessInfo.processInfo.environment, stdout: .pipe)
         guard let port = await process.firstLine().flatMap(Int.init) else {

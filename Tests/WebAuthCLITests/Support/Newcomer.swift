@@ -7,7 +7,7 @@ import TestSupport
 /// `XDG_*` variables, no display, no Secret Service; `webauth` runs there as a person would.
 struct Newcomer {
     /// Holds `home`, `tmp` and the runs' output files.
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-newcomer-\(UUID().uuidString)")
+    let root = TemporaryFiles.folder("webauth-newcomer")
     var home: URL { root.appendingPathComponent("home") }
     var temporary: URL { root.appendingPathComponent("tmp") }
     /// The folder a pasted snippet runs in (beside `HOME`, so that what it writes is not taken for state).

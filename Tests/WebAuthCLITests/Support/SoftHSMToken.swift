@@ -19,7 +19,7 @@ struct SoftHSMToken {
 
     /// Makes the token and puts the PEM files `key` and `certificate` (if any) on it.
     init(certificate: String? = nil, key: String) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("softhsm-\(UUID().uuidString)")
+        let directory = TemporaryFiles.folder("softhsm")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("tokens"), withIntermediateDirectories: true)
         let configuration = directory.appendingPathComponent("softhsm2.conf")
         try "directories.tokendir = \(directory.appendingPathComponent("tokens").path)\nobjectstore.backend = file\nlog.level = ERROR\n"

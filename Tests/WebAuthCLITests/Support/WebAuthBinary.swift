@@ -18,8 +18,7 @@ struct WebAuthBinary {
     var environment: [String: String] = [:]
 
     init() {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-cli-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        home = TemporaryFiles.folder("webauth-cli")
     }
 
     /// What of this process's environment a run never sees: the display (a run starts its own

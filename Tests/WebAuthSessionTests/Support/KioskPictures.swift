@@ -1,5 +1,6 @@
 import CWebKitGTK
 import Foundation
+import TestSupport
 @testable import WebAuthSession
 
 /// What a kiosk test looks at in GTK's widgets: a window or widget drawn as it is now, the
@@ -54,7 +55,7 @@ enum KioskPictures {
 
     /// A small PNG logo (a blue square with a white bar), written to a temporary file.
     nonisolated static func logo() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-logo-\(UUID().uuidString).png")
+        let url = TemporaryFiles.path("kiosk-logo", fileExtension: "png")
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 96, 96)!
         defer { cairo_surface_destroy(surface) }
         let cairo = cairo_create(surface)!

@@ -24,7 +24,7 @@ final class LemonLDAPProvider: Sendable {
     private let process: ChildProcess
 
     private init() async throws(LemonLDAPStartError) {
-        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-lemonldap-\(UUID().uuidString)")
+        let workdir = TemporaryFiles.path("webauth-lemonldap")
         let log = workdir.appendingPathComponent("portal.log")
         let base32 = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
         let secret = { String((0..<32).map { _ in base32.randomElement()! }) }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenIDConnect
+import TestSupport
 @testable import WebAuthSession
 
 /// What the passkey tests run in a page: an async function in one of its worlds, and helpers
@@ -40,6 +41,6 @@ enum PasskeyPages {
 
     /// A fresh credentials file path (not made yet) in the temporary directory.
     static func credentialsFile() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("passkeys-\(UUID().uuidString).json").path
+        TemporaryFiles.path("passkeys", fileExtension: "json").path
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A real Secret Service for a test process with no desktop: a private D-Bus session and an
 /// unlocked gnome-keyring, with HOME in a scratch directory. Call only in a child process (an
@@ -10,8 +11,7 @@ enum PrivateKeyring {
     /// `unlocked` false, the keyring starts as a desktop would without the user's password: no
     /// "login" collection, so no default collection for new items.
     static func start(unlocked: Bool = true) throws -> pid_t {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-keyring-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = TemporaryFiles.folder("webauth-keyring")
         setenv("HOME", home.path, 1)
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
         setenv("XDG_RUNTIME_DIR", home.path, 1)
