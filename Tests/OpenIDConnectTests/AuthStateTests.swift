@@ -4,6 +4,7 @@ import OpenIDConnect
 import OpenIDConnectURLSession
 import Synchronization
 import Testing
+import TestSupport
 
 /// The auth state against the development provider, signed in over plain HTTP (the login form
 /// posted directly, as curl would; the browser path is tested in WebAuthSessionTests).
@@ -156,7 +157,7 @@ struct AuthStateTests {
     func expireAccessTokenKeepsAnotherRefresh() async throws {
         let provider = try await provider(lifetime: 3600)
         let state = try await signIn(provider)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("expire-\(UUID().uuidString)")
+        let folder = TemporaryFiles.path("expire")
         let store = try FileAuthStateStore(name: "expire", directory: folder)
         try store.save(state)
         let other = AuthStateManager(state: state, store: store, http: URLSessionHTTPClient())

@@ -80,7 +80,7 @@ http: URLSessionHTTPClient()).exchange(code: fresh, for: freshRequest)
         let provider = try await provider(try ClientKeyPair(.ec))
         let (code, request, configuration) = try await code(provider)
         let directory = FileManager.default.temporaryDirectory
-        let garbage = directory.appendingPathComponent("not-a-key-\(UUID().uuidString).pem")
+        let garbage = TemporaryFiles.path("not-a-key", fileExtension: "pem")
         try Data("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".utf8).write(to: garbage)
         let missing = directory.appendingPathComponent("missing-\(UUID().uuidString).pem").path
         let rsa = try ClientKeyPair(.rsa)

@@ -106,8 +106,7 @@ struct LoginBatchTests {
 
     /// Writes `text` to a new file named `name` and returns its path.
     static func file(_ name: String, _ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = TemporaryFiles.folder("batch")
         let url = directory.appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path

@@ -42,7 +42,7 @@ extension EngineTests {
         @Test("GTK's inspector stays shut on kiosk windows, with its keybinding on (a child process with that GSettings key)",
               .enabled(if: ProcessInfo.processInfo.environment["WEBAUTH_INSPECTOR_CHILD"] == nil))
         func inspectorStaysShut() async throws {
-            let config = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-\(UUID().uuidString)")
+            let config = TemporaryFiles.path("inspector")
             let settings = config.appendingPathComponent("glib-2.0/settings")
             try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true)
             try "[org/gtk/settings/debug]\nenable-inspector-keybinding=true\ninspector-warning=false\n"

@@ -2,6 +2,7 @@ import Foundation
 import OpenIDConnect
 import Synchronization
 import Testing
+import TestSupport
 @testable import WebAuthSession
 
 /// The Secret Service store against a real gnome-keyring on a private D-Bus session, each test
@@ -67,7 +68,7 @@ struct SecretServiceStoreTests {
             try await keyring.save(try state("AT-1"))
             return 3  // the keyring took it after all: nothing here is broken
         } catch {}
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webauth-fallback-\(UUID().uuidString)")
+        let directory = TemporaryFiles.path("webauth-fallback")
         let told = Mutex<[URL]>([])
         let store = FallbackAuthStateStore(primary: keyring, fallback: try FileAuthStateStore(name: "app", directory: directory)) { _, file in
             told.withLock { $0.append(file) }

@@ -1,15 +1,16 @@
 import Foundation
 import OpenIDConnect
 import Testing
-@testable import WebAuthn
+import TestSupport
 import WebAuthnTestSupport
+@testable import WebAuthn
 
 /// The virtual authenticator's 0600 credentials file: what one run registers, the next signs in
 /// with; a file others can read, or a damaged one, is a typed error naming it.
 @Suite("Passkey protocol: the credentials file")
 struct PasskeyCredentialFileTests {
     static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("passkeys-\(UUID().uuidString).json").path
+        TemporaryFiles.path("passkeys", fileExtension: "json").path
     }
 
     @Test("a registration in one run serves the sign-in of the next, the file is 0600, and the counter is kept")
