@@ -159,7 +159,7 @@ struct SignInFlowTests {
                 == .failure(.tlsFailure(url: "https://bad.example/login", host: "bad.example", errors: .expired)))
     }
 
-    @Test("a cancelled request is ignored once for each load the page replaced (the CA file vouched for its certificate), and otherwise ends the sign-in at once instead of leaving it waiting")
+    @Test("a cancelled request is ignored for a load the page left (another address, or once for each reload after the CA file vouched), and otherwise ends the sign-in at once instead of leaving it waiting")
     func cancelledRequests() throws {
         let cancelled = LoadFailure(url: "https://a.example/authorize", domain: "g-io-error-quark", code: 19, message: "Operation was cancelled",
                                     cause: .requestCancelled)
@@ -175,6 +175,16 @@ struct SignInFlowTests {
         #expect(reloaded.handle(.loadCommitted(errorStatus: nil)).outcome == nil)
         #expect(!reloaded.ignores(cancelled))
         #expect(reloaded.handle(.loadFailed(cancelled)).outcome != nil, "a second one is not accounted for")
+
+        var movedOn = try flow()
+        _ = movedOn.handle(.loadStarted(url: "https://a.example/authorize"))
+        #expect(!movedOn.ignores(cancelled), "the load under way")
+        _ = movedOn.handle(.loadStarted(url: "https://a.example/login"))
+        #expect(movedOn.ignores(cancelled), "a load the page has left (it went on to another address)")
+        #expect(movedOn.handle(.loadFailed(cancelled)).outcome == nil)
+        let current = LoadFailure(url: "https://a.example/login", domain: "g-io-error-quark", code: 19, message: "Operation was cancelled",
+                                  cause: .requestCancelled)
+        #expect(movedOn.handle(.loadFailed(current)).outcome != nil, "the load under way, cancelled by nobody known")
     }
 
     @Test("a finished page is checked for the refusal markers, then for the start page's error status")

@@ -60,6 +60,8 @@ struct SignInFlow: Sendable {
         case loadFinished
         /// The embedded-view check of a finished page found none of the refusal markers.
         case embeddedViewAccepted
+        /// A main-frame load started, or was redirected, to `url`.
+        case loadStarted(url: String)
         /// A main-frame load failed.
         case loadFailed(LoadFailure)
         /// The page loads its URL again (the CA file vouched for its certificate): the first
@@ -135,6 +137,9 @@ struct SignInFlow: Sendable {
     /// Loads the page replaced (``Event/loadSuperseded``) whose cancelled request has not been
     /// reported yet: each accounts for one ``LoadFailure/Cause/requestCancelled`` failure.
     private var supersededLoads = 0
+    /// Where the main-frame load under way started or was last redirected to: a cancelled request
+    /// for any other address is a load the page has already left.
+    private var currentLoad: String?
 
     /// A flow for `policy`'s redirect URI. `refusalMarkers`: text that shows the provider refuses
     /// embedded views; `idleLimit`: a kiosk's time without input before it is abandoned.
@@ -180,13 +185,19 @@ struct SignInFlow: Sendable {
     }
 
     /// Whether a failed load is none of the sign-in's business: the engine's policy stopped it,
-    /// or it is a load the page replaced; any other failure ends the sign-in.
+    /// or its request was cancelled because the page went on to another load (another address, or
+    /// the same page loaded again); any other failure ends the sign-in.
     func ignores(_ failure: LoadFailure) -> Bool {
         switch failure.cause {
         case .stoppedByPolicy: true
-        case .requestCancelled: supersededLoads > 0
+        case .requestCancelled: supersededLoads > 0 || isLeftBehind(failure)
         case .failed: false
         }
+    }
+
+    /// Whether `failure` is of a load the page went on from to another address.
+    private func isLeftBehind(_ failure: LoadFailure) -> Bool {
+        currentLoad != nil && failure.url != currentLoad
     }
 
     /// Applies `event`.
@@ -231,12 +242,16 @@ struct SignInFlow: Sendable {
             return errorPageCheck()
         case .embeddedViewAccepted:
             return errorPageCheck()
+        case .loadStarted(let url):
+            currentLoad = url
+            return Reaction()
         case .loadSuperseded:
             supersededLoads += 1
             return Reaction()
         case .loadFailed(let failure):
             guard !ignores(failure) else {
-                if failure.cause == .requestCancelled { supersededLoads -= 1 }
+                // The page loaded again: this is the replaced load's cancellation, accounted for.
+                if failure.cause == .requestCancelled, !isLeftBehind(failure) { supersededLoads -= 1 }
                 return Reaction()
             }
             return end(.failure(.loadFailed(url: URLRedaction.redactingValues(failure.url), domain: failure.domain,

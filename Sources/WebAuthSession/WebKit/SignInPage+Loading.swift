@@ -13,8 +13,10 @@ extension SignInPage {
         let host = URLComponents(string: rawURL)?.host ?? ""
         switch event {
         case WEBKIT_LOAD_STARTED:
+            receive(.loadStarted(url: rawURL))
             emit(.loadStarted(url: url))
         case WEBKIT_LOAD_REDIRECTED:
+            receive(.loadStarted(url: rawURL))
             emit(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
             passkeys.documentCommitted(uri: rawURL)
