@@ -10,9 +10,12 @@ public final class PortReservation: Sendable {
     public let port: Int
     private let descriptor: Int32
 
-    /// Holds a port on `host` (`127.0.0.1` or `::1`).
-    /// - Throws: the `POSIXError` of `socket` or `bind`.
-    public init(host: String = "127.0.0.1") throws {
+    /// Holds a port on `host` (`127.0.0.1` or `::1`): `port`, or one the system picks (0).
+    /// Holding the port of a server just stopped keeps it unreachable: otherwise another test's
+    /// listener may take the port and answer, or never answer, in its place.
+    /// - Throws: the `POSIXError` of `socket` or `bind` (`EADDRINUSE`: another socket has `port`,
+    ///   such as a connection of the stopped server's that is still closing).
+    public init(host: String = "127.0.0.1", port requested: Int = 0) throws {
         let family = host.contains(":") ? AF_INET6 : AF_INET
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -24,12 +27,14 @@ public final class PortReservation: Sendable {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_addr = in6addr_loopback
+            address.sin6_port = in_port_t(UInt16(requested).bigEndian)
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             withUnsafeBytes(of: &address) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(requested).bigEndian)
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             withUnsafeBytes(of: &address) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
         }
