@@ -249,11 +249,11 @@ struct SignInFlow: Sendable {
             supersededLoads += 1
             return Reaction()
         case .loadFailed(let failure):
-            guard !ignores(failure) else {
-                // The page loaded again: this is the replaced load's cancellation, accounted for.
-                if failure.cause == .requestCancelled, !isLeftBehind(failure) { supersededLoads -= 1 }
+            if failure.cause == .requestCancelled, !isLeftBehind(failure), supersededLoads > 0 {
+                supersededLoads -= 1  // the page loaded again: the replaced load's cancellation, accounted for
                 return Reaction()
             }
+            guard !ignores(failure) else { return Reaction() }
             return end(.failure(.loadFailed(url: URLRedaction.redactingValues(failure.url), domain: failure.domain,
                                             code: failure.code, message: failure.message)))
         case .tlsFailed(let url, let errors):
